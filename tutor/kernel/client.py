@@ -1,0 +1,385 @@
+"""The tutor's side of the kernel: start it, open lesson runs, survive its faults.
+
+`Kernel` owns the kernel process (the zygote) the way jupyter_client's manager
+owns a kernel: start, status, restart with a limit, shutdown.  `Session` is one
+lesson run in a fresh namespace, in its own forked process: run a step, evaluate
+in a REPL, interrupt, kill.  Nothing here imports torch; the API is synchronous
+and thread-safe (the TUI calls it from worker threads, `tutor check -j` from a
+pool).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tutor.kernel.channel import Channel, ChannelClosed, ChannelTimeout
+
+STARTUP_TIMEOUT = 120.0
+INTERRUPT_GRACE = 1.0
+RESTART_LIMIT = 5
+STABLE_AFTER = 10.0  # seconds of life after which a start counts as good
+
+
+class KernelError(RuntimeError):
+    """Something went wrong in the kernel; the message is for the learner."""
+
+
+class KernelDead(KernelError):
+    """The kernel process died, or kept dying and will not be restarted."""
+
+
+class StepTimeout(KernelError):
+    """Code ran longer than allowed and was stopped."""
+
+
+class SessionDied(KernelError):
+    """The lesson run's process ended unexpectedly (crash, os._exit, killed)."""
+
+
+def describe_exit(code: int | None, sig: int | None) -> str:
+    if sig is not None:
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        meaning = {
+            "SIGSEGV": "a segmentation fault",
+            "SIGABRT": "an abort",
+            "SIGKILL": "it was killed (out of memory, or by a timeout)",
+            "SIGXCPU": "it used up its CPU time",
+            "SIGBUS": "a bus error",
+            "SIGFPE": "a floating-point exception",
+        }.get(name, "a signal")
+        return f"crashed with {name} ({meaning})"
+    if code is not None:
+        return f"exited with code {code}"
+    return "ended"
+
+
+@dataclass
+class ExitInfo:
+    code: int | None
+    signal: int | None
+
+    def __str__(self) -> str:
+        return describe_exit(self.code, self.signal)
+
+
+class Kernel:
+    """The kernel process.  `status` is one of: new, starting, ready, restarting, dead."""
+
+    def __init__(self, python: str | None = None, *, mode: str = "auto",
+                 restart_limit: int = RESTART_LIMIT):
+        self.python = python or sys.executable
+        self.mode = "fork" if mode == "auto" and hasattr(os, "fork") else mode
+        self.restart_limit = restart_limit
+        self.status = "new"
+        self.info: dict[str, Any] = {}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.channel: Channel | None = None
+        self.log = tempfile.TemporaryFile()
+        self._lock = threading.RLock()
+        self._send_lock = threading.Lock()
+        self._ready = threading.Event()
+        self._replies: dict[int, dict[str, Any]] = {}
+        self._exits: dict[int, ExitInfo] = {}
+        self._changed = threading.Condition()
+        self._ids = itertools.count(1)
+        self._deaths: list[float] = []
+        self._started_at = 0.0
+        self._failure = ""
+
+    # --------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        """Launch the kernel process (returns at once; `wait_ready` waits)."""
+        with self._lock:
+            if self.status in ("starting", "ready"):
+                return
+            self.status = "starting" if self.status == "new" else "restarting"
+            self._ready.clear()
+            if self.mode == "spawn":  # no zygote: every session is its own process
+                self.info = {}
+                self._mark_ready({})
+                return
+            ours, theirs = socket.socketpair()
+            env = dict(os.environ)
+            env.update({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                        "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1",
+                        "PYTORCH_NVML_BASED_CUDA_CHECK": "1"})
+            self.proc = subprocess.Popen(
+                [self.python, "-m", "tutor.kernel.zygote", "--fd", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()], env=env, stdin=subprocess.DEVNULL,
+                stdout=self.log, stderr=self.log, start_new_session=True,
+            )
+            theirs.close()
+            self.channel = Channel(ours, with_fds=True)
+            self._started_at = time.monotonic()
+            threading.Thread(target=self._read_control, args=(self.channel, self.proc),
+                             name="tutor-kernel-reader", daemon=True).start()
+
+    def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> dict[str, Any]:
+        if self.status == "new":
+            self.start()
+        if not self._ready.wait(timeout):
+            raise KernelDead(f"the kernel did not start within {timeout:.0f} s")
+        if self.status == "dead":
+            raise KernelDead(self._failure or "the kernel is dead")
+        return self.info
+
+    def _mark_ready(self, info: dict[str, Any]) -> None:
+        self.info = info
+        self.status = "ready"
+        self._ready.set()
+
+    def _read_control(self, channel: Channel, proc: subprocess.Popen[bytes]) -> None:
+        while True:
+            try:
+                msg = channel.recv()
+            except (ChannelClosed, OSError):
+                break
+            if msg.get("event") == "ready":
+                self._mark_ready({k: v for k, v in msg.items() if k != "event"})
+                continue
+            with self._changed:
+                if msg.get("event") == "exit":
+                    self._exits[int(msg["pid"])] = ExitInfo(msg.get("code"), msg.get("signal"))
+                elif "id" in msg:
+                    if msg.get("ok"):
+                        msg["fd"] = channel.fds.popleft() if channel.fds else None
+                    self._replies[int(msg["id"])] = msg
+                self._changed.notify_all()
+        # the kernel process is gone
+        code = proc.wait()
+        with self._lock:
+            if self.channel is channel:
+                self._on_death(code)
+        with self._changed:
+            self._changed.notify_all()
+
+    def _on_death(self, code: int) -> None:
+        self.channel = None
+        self.log.seek(0)
+        tail = self.log.read()[-2000:].decode("utf-8", "replace").strip()
+        why = describe_exit(code if code >= 0 else None, -code if code < 0 else None)
+        self._failure = f"the kernel process {why}" + (f":\n{tail}" if tail else "")
+        now = time.monotonic()
+        if now - self._started_at > STABLE_AFTER:
+            self._deaths.clear()
+        self._deaths.append(now)
+        if self.status == "closed":
+            return
+        if len(self._deaths) > self.restart_limit:
+            self.status = "dead"
+            self._ready.set()
+        else:
+            self.status = "restarting"
+            self._ready.clear()
+
+    def restart(self) -> None:
+        """Stop the kernel (if running) and start a fresh one; resets the death count."""
+        with self._lock:
+            self._deaths.clear()
+            self._stop()
+            self.status = "restarting"
+            self.start()
+
+    def _stop(self) -> None:
+        proc, channel = self.proc, self.channel
+        self.channel = None
+        if channel is not None:
+            try:
+                channel.send({"op": "bye"})
+            except ChannelClosed:
+                pass
+            channel.close()
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self.status = "closed"
+            self._stop()
+            self._ready.set()
+
+    def __enter__(self) -> Kernel:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    # ---------------------------------------------------------------- sessions
+    def open_session(self, *, seed: int = 0, limits: dict[str, Any] | None = None,
+                     timeout: float = STARTUP_TIMEOUT) -> Session:
+        """A fresh lesson run: a new process with an empty namespace."""
+        if self.status in ("restarting", "new") and self.channel is None and self.mode == "fork":
+            self.start()
+        if self.status == "dead":
+            raise KernelDead(self._failure or "the kernel is dead")
+        self.wait_ready(timeout)
+        if self.mode == "spawn":
+            return self._spawn_session(seed)
+        req_id = next(self._ids)
+        channel = self.channel
+        if channel is None:
+            raise KernelDead(self._failure or "the kernel is not running")
+        with self._send_lock:
+            channel.send({"id": req_id, "op": "spawn", "seed": seed, "limits": limits or {}})
+        with self._changed:
+            ok = self._changed.wait_for(
+                lambda: req_id in self._replies or self.channel is not channel, timeout=30)
+            reply = self._replies.pop(req_id, None)
+        if reply is None:
+            raise KernelDead(self._failure or "the kernel did not answer")
+        if not reply.get("ok") or reply.get("fd") is None:
+            raise KernelError(reply.get("error") or "the kernel could not start a lesson run")
+        del ok
+        sock = socket.socket(fileno=reply["fd"])
+        return Session(self, int(reply["pid"]), Channel(sock))
+
+    def _spawn_session(self, seed: int) -> Session:
+        ours, theirs = socket.socketpair()
+        proc = subprocess.Popen(
+            [self.python, "-m", "tutor.kernel.zygote", "--session", str(theirs.fileno()),
+             "--seed", str(seed)],
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=self.log,
+            stderr=self.log,
+        )
+        theirs.close()
+        return Session(self, proc.pid, Channel(ours), proc=proc)
+
+    def exit_info(self, pid: int, timeout: float = 2.0) -> ExitInfo | None:
+        with self._changed:
+            self._changed.wait_for(lambda: pid in self._exits or self.channel is None,
+                                   timeout=timeout)
+            return self._exits.pop(pid, None)
+
+
+class Session:
+    """One lesson run: a process with a fresh namespace, spoken to over a channel."""
+
+    def __init__(self, kernel: Kernel, pid: int, channel: Channel,
+                 proc: subprocess.Popen[bytes] | None = None):
+        self.kernel = kernel
+        self.pid = pid
+        self.channel = channel
+        self.proc = proc
+        self.alive = True
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+        """Send one request and wait for its reply, enforcing `timeout` (seconds)."""
+        with self._lock:
+            if not self.alive:
+                raise SessionDied("this lesson run has already ended")
+            req_id = next(self._ids)
+            try:
+                self.channel.send({"id": req_id, "op": op, **fields})
+                reply = self._await(req_id, timeout)
+            except ChannelClosed:
+                raise SessionDied(f"the lesson's process {self._death()}") from None
+            if not reply.get("ok"):
+                raise KernelError(reply.get("error") or "the kernel reported an error")
+            return reply
+
+    def _await(self, req_id: int, timeout: float | None) -> dict[str, Any]:
+        try:
+            return self._recv(req_id, timeout)
+        except ChannelTimeout:
+            pass
+        self.interrupt()
+        try:
+            self._recv(req_id, INTERRUPT_GRACE)
+        except ChannelTimeout:
+            self.kill()
+            self.alive = False
+            raise StepTimeout(f"the code ran longer than {timeout:g} s and ignored the "
+                              "interrupt, so its process was killed") from None
+        raise StepTimeout(f"the code ran longer than {timeout:g} s and was interrupted")
+
+    def _recv(self, req_id: int, timeout: float | None) -> dict[str, Any]:
+        while True:
+            reply = self.channel.recv(timeout)
+            if reply.get("id") == req_id:
+                return reply
+
+    def _death(self) -> str:
+        self.alive = False
+        info: ExitInfo | None
+        if self.proc is not None:
+            try:
+                code = self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                return "stopped answering"
+            info = ExitInfo(code if code >= 0 else None, -code if code < 0 else None)
+        else:
+            info = self.kernel.exit_info(self.pid)
+        if info is None:
+            return "ended unexpectedly (the kernel went away)"
+        return str(info)
+
+    # ------------------------------------------------------------------ ops
+    def run_step(self, code: str, *, step: int = 0, prompts: list[dict[str, Any]] | None = None,
+                 timeout: float | None = 10.0) -> dict[str, Any]:
+        return self.request("run", timeout, code=code, step=step, prompts=prompts or [])
+
+    def repl(self, code: str, timeout: float | None = None) -> dict[str, Any]:
+        return self.request("repl", timeout, code=code)
+
+    def observe(self, expr: str, timeout: float | None = 10.0) -> dict[str, Any]:
+        return self.request("observe", timeout, expr=expr)["observation"]
+
+    def interrupt(self) -> None:
+        """Ask running code to stop (KeyboardInterrupt); safe to call from any thread."""
+        try:
+            os.kill(self.pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+
+    def kill(self) -> None:
+        for target in (lambda: os.killpg(self.pid, signal.SIGKILL),
+                       lambda: os.kill(self.pid, signal.SIGKILL)):
+            try:
+                target()
+            except (ProcessLookupError, PermissionError):
+                pass
+        if self.proc is not None:
+            self.proc.wait()
+
+    def close(self) -> None:
+        if self.alive:
+            try:
+                self.channel.send({"op": "bye"})
+            except ChannelClosed:
+                pass
+            self.alive = False
+        self.channel.close()
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

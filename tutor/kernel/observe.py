@@ -1,0 +1,174 @@
+"""Turn live Python/torch values into observations (see docs/observations.md).
+
+Runs inside the kernel process only: this module imports torch.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+MAX_ELEMENTS = 10_000
+MAX_ITEMS = 1_000
+MAX_STR = 100_000
+MAX_DEPTH = 8
+MAX_REPR = 2_000
+
+
+def _float(x: float) -> float | str:
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _clean(values: Any) -> Any:
+    if isinstance(values, list):
+        return [_clean(v) for v in values]
+    if isinstance(values, float):
+        return _float(values)
+    if isinstance(values, complex):
+        return [_float(values.real), _float(values.imag)]
+    return values
+
+
+def safe_repr(value: Any, limit: int = MAX_REPR) -> str:
+    try:
+        text = repr(value)
+    except BaseException as exc:  # a hostile __repr__ must not take the kernel down
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        return f"<{type(value).__name__}: repr() raised {type(exc).__name__}>"
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def exception(exc: BaseException) -> dict[str, Any]:
+    message = str(exc) if not isinstance(exc, KeyError) else safe_repr(exc.args[0] if exc.args else "")
+    return {
+        "type": "exception",
+        "name": type(exc).__name__,
+        "message": message[:MAX_STR],
+        "mro": [c.__name__ for c in type(exc).__mro__ if c is not object],
+    }
+
+
+class Observer:
+    """Observes values for one lesson run; labels storages stably within it."""
+
+    def __init__(self) -> None:
+        self._storages: dict[int, tuple[str, Any]] = {}
+
+    def storage_label(self, t: torch.Tensor) -> str | None:
+        try:
+            storage = t.untyped_storage()
+        except (RuntimeError, NotImplementedError):
+            return None
+        ptr = storage.data_ptr()
+        if ptr not in self._storages:
+            # keep the storage alive so its address cannot be reused by a new one
+            self._storages[ptr] = (f"s{len(self._storages) + 1}", storage)
+        return self._storages[ptr][0]
+
+    def same_storage(self, a: Any, b: Any) -> dict[str, Any]:
+        for name, t in (("first", a), ("second", b)):
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"same_storage: the {name} expression is a "
+                                f"{type(t).__name__}, not a tensor")
+        return {"type": "bool",
+                "value": a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()}
+
+    def tensor(self, t: torch.Tensor) -> dict[str, Any]:
+        obs: dict[str, Any] = {
+            "type": "tensor",
+            "dtype": str(t.dtype).removeprefix("torch."),
+            "shape": list(t.shape),
+            "requires_grad": bool(t.requires_grad),
+            "is_leaf": bool(t.is_leaf),
+            "grad_fn": type(t.grad_fn).__name__ if t.grad_fn is not None else None,
+            "is_parameter": isinstance(t, torch.nn.Parameter),
+            "device": str(t.device),
+            "storage": self.storage_label(t),
+            "storage_offset": int(t.storage_offset()) if not t.is_sparse else 0,
+            "stride": list(t.stride()) if t.layout == torch.strided else [],
+        }
+        if t.numel() > MAX_ELEMENTS or t.layout != torch.strided or t.device.type == "meta":
+            obs["truncated"] = True
+        else:
+            with torch.no_grad():
+                obs["values"] = _clean(t.detach().cpu().resolve_conj().resolve_neg().tolist())
+        obs["repr"] = safe_repr(t)
+        return obs
+
+    def observe(self, value: Any, depth: int = 0) -> dict[str, Any]:
+        if value is None:
+            return {"type": "none"}
+        if isinstance(value, bool):
+            return {"type": "bool", "value": value}
+        if isinstance(value, int):
+            if abs(value) >= 2**63:
+                return {"type": "float", "value": _float(float(value))}
+            return {"type": "int", "value": value}
+        if isinstance(value, float):
+            return {"type": "float", "value": _float(value)}
+        if isinstance(value, complex):
+            return {"type": "complex", "real": _float(value.real), "imag": _float(value.imag)}
+        if isinstance(value, str):
+            out: dict[str, Any] = {"type": "str", "value": value[:MAX_STR]}
+            if len(value) > MAX_STR:
+                out["truncated"] = True
+            return out
+        if isinstance(value, torch.Tensor):
+            return self.tensor(value)
+        if isinstance(value, torch.Size):
+            return {"type": "size", "value": list(value)}
+        if isinstance(value, torch.dtype):
+            return {"type": "dtype", "value": str(value).removeprefix("torch.")}
+        if isinstance(value, torch.device):
+            return {"type": "device", "value": str(value)}
+        if isinstance(value, BaseException):
+            return exception(value)
+        if isinstance(value, torch.nn.Module):
+            return {"type": "module", "class": type(value).__name__, "repr": safe_repr(value)}
+        if hasattr(value, "next_functions") and hasattr(value, "name"):
+            return {"type": "grad_fn", "name": type(value).__name__}
+        if type(value).__module__ == "numpy" and hasattr(value, "item"):
+            try:
+                return self.observe(value.item(), depth)
+            except (ValueError, TypeError):
+                pass
+        if depth < MAX_DEPTH:
+            container = self._container(value, depth)
+            if container is not None:
+                return container
+        return {"type": "object", "class": type(value).__name__, "repr": safe_repr(value)}
+
+    def _container(self, value: Any, depth: int) -> dict[str, Any] | None:
+        if isinstance(value, dict):
+            items = list(value.items())
+            out: dict[str, Any] = {
+                "type": "dict",
+                "items": [[self.observe(k, depth + 1), self.observe(v, depth + 1)]
+                          for k, v in items[:MAX_ITEMS]],
+            }
+        elif isinstance(value, (list, tuple, set, frozenset)) or _is_view(value):
+            kind = ("tuple" if isinstance(value, tuple)
+                    else "set" if isinstance(value, (set, frozenset)) else "list")
+            items = list(value)
+            out = {"type": kind,
+                   "items": [self.observe(v, depth + 1) for v in items[:MAX_ITEMS]]}
+        else:
+            return None
+        if len(items) > MAX_ITEMS:
+            out["truncated"] = True
+        return out
+
+
+def _is_view(value: Any) -> bool:
+    return type(value).__name__ in {"dict_keys", "dict_values", "dict_items", "odict_keys",
+                                    "odict_values", "odict_items"}
+

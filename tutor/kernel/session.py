@@ -1,0 +1,226 @@
+"""One lesson run, inside the kernel: a fresh namespace served over a channel.
+
+This runs in the forked child of the zygote (or in a spawned process where fork
+is unavailable).  It imports torch.  Requests (JSON objects with an `op`):
+
+* `run`   {code, step, prompts: [{kind, expect}]} -> {stdout, stderr, error, observations}
+* `repl`  {code} -> {stdout, stderr, value, error}
+* `observe` {expr} -> {observation}
+* `bye`   -> the process exits
+
+Every reply echoes the request's `id`.  A SIGINT interrupts running code (it
+becomes KeyboardInterrupt) and is ignored between requests.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import signal
+import sys
+import traceback
+from typing import Any
+
+import torch
+
+from tutor.kernel import observe as obs
+from tutor.kernel.channel import Channel, ChannelClosed
+
+STDOUT_CAP = 1 << 20  # characters kept per request
+STDOUT_KILL = 64 << 20  # characters written before the code is stopped
+
+
+class OutputLimitExceeded(BaseException):
+    """Raised into lesson code that prints without end (not catchable by `except Exception`)."""
+
+
+class CappedWriter(io.TextIOBase):
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.kept = 0
+        self.written = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.written += len(text)
+        if self.kept < STDOUT_CAP:
+            piece = text[: STDOUT_CAP - self.kept]
+            self.parts.append(piece)
+            self.kept += len(piece)
+        if self.written > STDOUT_KILL:
+            raise OutputLimitExceeded(f"the code printed more than {STDOUT_KILL >> 20} MB")
+        return len(text)
+
+    def take(self) -> str:
+        text = "".join(self.parts)
+        if self.written > self.kept:
+            text += f"\n… output truncated ({self.written - self.kept:,} more characters)"
+        self.parts, self.kept, self.written = [], 0, 0
+        return text
+
+
+def _lesson_traceback(exc: BaseException) -> str:
+    """The traceback from the first frame of lesson code on (tutor's frames hidden)."""
+    tb = exc.__traceback__
+    while tb is not None and not tb.tb_frame.f_code.co_filename.startswith("<"):
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(exc), exc, tb)
+    text = "".join(lines)
+    return text if len(text) < 20_000 else text[:20_000] + "\n…"
+
+
+class LessonSession:
+    def __init__(self, channel: Channel, fd_capture: int | None = None):
+        self.channel = channel
+        self.namespace: dict[str, Any] = {"__name__": "__lesson__", "__builtins__": __builtins__,
+                                          "torch": torch}
+        self.observer = obs.Observer()
+        self.stdout = CappedWriter()
+        self.stderr = CappedWriter()
+        self.fd_capture = fd_capture
+        self.repl_count = 0
+
+    # ----------------------------------------------------------------- execution
+    def _execute(self, fn: Any) -> BaseException | None:
+        """Run `fn` with output captured and SIGINT armed; return what it raised."""
+        sys.stdout, sys.stderr = self.stdout, self.stderr
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            fn()
+            return None
+        except BaseException as exc:  # noqa: B036 - lesson code may raise anything
+            return exc
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+
+    def _outputs(self) -> tuple[str, str]:
+        err = self.stderr.take()
+        if self.fd_capture is not None:
+            size = os.lseek(self.fd_capture, 0, os.SEEK_END)
+            if size:
+                os.lseek(self.fd_capture, 0, os.SEEK_SET)
+                raw = os.read(self.fd_capture, STDOUT_CAP)
+                os.ftruncate(self.fd_capture, 0)
+                os.lseek(self.fd_capture, 0, os.SEEK_SET)
+                err += raw.decode("utf-8", "replace")
+        return self.stdout.take(), err
+
+    def _error(self, exc: BaseException) -> dict[str, Any]:
+        out = obs.exception(exc)
+        out["traceback"] = _lesson_traceback(exc)
+        if isinstance(exc, KeyboardInterrupt):
+            out["message"] = "interrupted"
+        return out
+
+    # ------------------------------------------------------------------ requests
+    def run(self, req: dict[str, Any]) -> dict[str, Any]:
+        step = req.get("step", 0)
+        code = compile(req["code"], f"<lesson step {step}>", "exec")
+        error = self._execute(lambda: exec(code, self.namespace))
+        stdout, stderr = self._outputs()
+        if isinstance(error, (KeyboardInterrupt, OutputLimitExceeded)):
+            return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
+                    "observations": [], "interrupted": True}
+        observations = [self._observe_prompt(p, error, stdout) for p in req.get("prompts", ())]
+        return {"stdout": stdout, "stderr": stderr,
+                "error": self._error(error) if error else None,
+                "observations": observations}
+
+    def _observe_prompt(self, prompt: dict[str, Any], error: BaseException | None,
+                        stdout: str) -> dict[str, Any]:
+        expect = prompt.get("expect")
+        kind = prompt.get("kind")
+        if expect is None:
+            if kind == "stdout":
+                return {"type": "str", "value": stdout}
+            return obs.exception(error) if error else {"type": "none"}
+        result: dict[str, Any] = {}
+
+        def evaluate() -> None:
+            if kind == "same_storage":
+                a, b = (eval(compile(e, "<expect>", "eval"), self.namespace) for e in expect)
+                result["obs"] = self.observer.same_storage(a, b)
+            else:
+                value = eval(compile(expect, "<expect>", "eval"), self.namespace)
+                result["obs"] = self.observer.observe(value)
+
+        failure = self._execute(evaluate)
+        self._outputs()  # output of evaluating an expectation is not the step's
+        if failure is not None:
+            if isinstance(failure, (KeyboardInterrupt, OutputLimitExceeded)):
+                raise failure
+            return obs.exception(failure)
+        return result["obs"]
+
+    def repl(self, req: dict[str, Any]) -> dict[str, Any]:
+        self.repl_count += 1
+        name = f"<repl {self.repl_count}>"
+        source = req["code"]
+        tree = ast.parse(source, name, "exec")
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        result: dict[str, Any] = {}
+
+        def run() -> None:
+            exec(compile(tree, name, "exec"), self.namespace)
+            if last is not None:
+                value = eval(compile(ast.Expression(last.value), name, "eval"), self.namespace)
+                if value is not None:
+                    self.namespace["_"] = value
+                    result["value"] = obs.safe_repr(value, limit=200_000)
+
+        error = self._execute(run)
+        stdout, stderr = self._outputs()
+        return {"stdout": stdout, "stderr": stderr, "value": result.get("value"),
+                "error": self._error(error) if error else None}
+
+    def observe(self, req: dict[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+
+        def evaluate() -> None:
+            value = eval(compile(req["expr"], "<observe>", "eval"), self.namespace)
+            result["observation"] = self.observer.observe(value)
+
+        error = self._execute(evaluate)
+        self._outputs()
+        if error is not None:
+            return {"observation": obs.exception(error)}
+        return result
+
+    def serve(self) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        handlers = {"run": self.run, "repl": self.repl, "observe": self.observe}
+        while True:
+            try:
+                req = self.channel.recv()
+            except ChannelClosed:
+                return
+            op = req.get("op")
+            if op == "bye":
+                return
+            reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
+            try:
+                handler = handlers[op]
+                reply.update(handler(req))
+            except KeyError:
+                reply = {"id": req.get("id"), "ok": False, "error": f"unknown op {op!r}"}
+            except SyntaxError as exc:
+                reply = {"id": req.get("id"), "ok": True, "stdout": "", "stderr": "",
+                         "error": {**obs.exception(exc), "traceback": "".join(
+                             traceback.format_exception_only(type(exc), exc))},
+                         "observations": []}
+            except BaseException as exc:  # noqa: B036 - report, never die silently
+                reply = {"id": req.get("id"), "ok": False,
+                         "error": f"{type(exc).__name__}: {exc}"}
+            try:
+                self.channel.send(reply)
+            except ChannelClosed:
+                return
+            except (ValueError, TypeError) as exc:  # too large or unencodable
+                self.channel.send({"id": req.get("id"), "ok": False,
+                                   "error": f"the result could not be sent: {exc}"})

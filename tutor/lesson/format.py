@@ -1,0 +1,202 @@
+"""Lesson format v1: the one declaration both the loader and `tutor schema` use."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import yaml
+
+from tutor.kinds import KINDS, OUTCOME_KINDS
+from tutor.lesson.spec import (
+    AnyOf,
+    Bool,
+    Field,
+    Int,
+    ListOf,
+    MapOf,
+    Num,
+    Obj,
+    Scalar,
+    Str,
+    Validation,
+    _join,
+)
+
+FORMAT_VERSION = 1
+LESSON_ID = r"[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*"
+ID_HINT = "use lowercase letters, digits, '-', '_' or '.', with '/' between parts (e.g. autograd/accumulate)"
+EXPR_MAX = 2_000
+
+
+def _expr_problem(text: str) -> str | None:
+    try:
+        ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        return f"not a valid Python expression ({exc.msg})"
+    except (ValueError, RecursionError, MemoryError):
+        return "not a valid Python expression"
+    return None
+
+
+def _code_problem(text: str) -> str | None:
+    try:
+        ast.parse(text, mode="exec")
+    except SyntaxError as exc:
+        return f"line {exc.lineno} of the code: {exc.msg}"
+    except (ValueError, RecursionError, MemoryError):
+        return "the code cannot be parsed"
+    return None
+
+
+def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
+    kind = value.get("kind")
+    expect = value.get("expect")
+    if kind is None:
+        return
+    fields = {k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
+    if expect is None and kind not in OUTCOME_KINDS:
+        v.error(
+            node,
+            path,
+            f"kind {kind!r} needs an `expect` expression "
+            f"(only {', '.join(sorted(OUTCOME_KINDS))} prompts may ask about the step's outcome)",
+        )
+    if kind == "same_storage" and expect is not None:
+        if not (isinstance(expect, list) and len(expect) == 2):
+            v.error(fields["expect"][1], _join(path, "expect"),
+                    "kind same_storage needs `expect: [a, b]`: the two tensors to compare")
+    elif isinstance(expect, list):
+        v.error(fields["expect"][1], _join(path, "expect"),
+                "a list of two expressions is only for kind same_storage")
+    exprs = expect if isinstance(expect, list) else [expect] if expect else []
+    for i, expr in enumerate(exprs):
+        if expr is None:
+            continue
+        problem = _expr_problem(expr)
+        if problem:
+            node_e = fields["expect"][1]
+            target = node_e.value[i] if isinstance(node_e, yaml.SequenceNode) else node_e
+            v.error(target, _join(path, "expect"), f"{expr!r} is {problem}")
+    if kind == "choice" and not value.get("choices"):
+        v.error(node, path, "kind choice needs `choices:` (a list of the options)")
+    if kind != "choice" and value.get("choices"):
+        v.error(fields["choices"][0], _join(path, "choices"), "`choices` is only for kind choice")
+
+
+def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
+    code = value.get("code")
+    if code:
+        problem = _code_problem(code)
+        if problem:
+            key, val = next((k, n) for k, n in node.value if k.value == "code")
+            v.error(val, _join(path, "code"), f"Python syntax error at {problem}")
+
+
+TOLERANCE = Obj(
+    name="tolerance",
+    doc="Numeric tolerance replacing the default digits rule: |typed - live| <= atol + rtol*|live|.",
+    fields={
+        "rtol": Field(Num(min=0), doc="Relative tolerance."),
+        "atol": Field(Num(min=0), doc="Absolute tolerance."),
+    },
+)
+
+PROMPT = Obj(
+    name="prompt",
+    doc="One question asked after the step's code has run.",
+    checks=(_check_prompt,),
+    fields={
+        "ask": Field(Str(max_len=2000), required=True, doc="The question, in Markdown."),
+        "kind": Field(
+            Str(enum=tuple(KINDS)),
+            required=True,
+            doc="What kind of prediction: " + "; ".join(f"`{k}`: {d}" for k, d in KINDS.items()),
+        ),
+        "expect": Field(
+            AnyOf(
+                options=(Str(max_len=EXPR_MAX), ListOf(item=Str(max_len=EXPR_MAX), min_items=2, max_items=2)),
+                doc="a Python expression, or for same_storage a list of two",
+            ),
+            doc="Python expression evaluated live after the step's code; its value is what the "
+            "learner predicts. For `same_storage`, a list of two tensor expressions. Omit it for "
+            "`exception` and `stdout` prompts about the step itself.",
+        ),
+        "answer": Field(
+            Scalar(max_len=20_000),
+            doc="The reference answer, written as a learner would type it. `tutor check` judges it "
+            "against the live value; `tutor record` fills it in.",
+        ),
+        "choices": Field(ListOf(item=Scalar(max_len=500), min_items=2, max_items=26),
+                         doc="The options of a `choice` prompt."),
+        "tolerance": Field(TOLERANCE),
+        "hint": Field(Str(max_len=2000), doc="A nudge, shown on request before answering."),
+        "explain": Field(Str(), doc="Markdown shown after the verdict: the mental model."),
+        "feedback": Field(
+            MapOf(value=Str(max_len=5000)),
+            doc="Targeted explanations for typical wrong answers: a map from an answer a learner "
+            "may give (matched by meaning, not by text) to what to tell them.",
+        ),
+        "wrong": Field(
+            ListOf(item=Scalar(max_len=2000), max_items=50),
+            doc="Answers a careless learner would give; `tutor check` verifies each is judged wrong.",
+        ),
+        "show": Field(Str(max_len=200), doc="A picture to offer after the verdict, e.g. `graph z`."),
+    },
+)
+
+STEP = Obj(
+    name="step",
+    doc="Code that runs in the lesson's namespace, then the questions about it.",
+    checks=(_check_step,),
+    fields={
+        "code": Field(Str(max_len=20_000), required=True,
+                      doc="Python run in the lesson's namespace; `torch` is already imported."),
+        "predict": Field(ListOf(item=PROMPT, max_items=20), doc="Questions asked after the code ran."),
+        "explain": Field(Str(), doc="Markdown shown after the step's questions."),
+        "hidden": Field(Bool(), doc="Setup code the learner need not read (shown folded)."),
+    },
+)
+
+REQUIRES = Obj(
+    name="requires",
+    doc="What the lesson needs; a lesson whose needs are unmet is skipped with the reason.",
+    fields={
+        "torch": Field(Str(max_len=100), doc="A version specifier, e.g. '>=2.1' or '>=2.1,<3'."),
+        "python": Field(Str(max_len=100), doc="A version specifier for Python."),
+        "cuda": Field(Bool(), doc="True if the lesson needs a CUDA device."),
+    },
+)
+
+LESSON = Obj(
+    name="lesson",
+    doc="A tutor lesson: predict, then run.",
+    fields={
+        "id": Field(Str(max_len=120, pattern=LESSON_ID, pattern_hint=ID_HINT), required=True,
+                    doc="Unique across all packs, e.g. autograd/accumulate."),
+        "title": Field(Str(max_len=200), required=True, doc="Short title."),
+        "topic": Field(Str(max_len=80), required=True, doc="Topic, e.g. autograd."),
+        "level": Field(Int(min=1, max=3), doc="1 basics .. 3 deep (default 1)."),
+        "intro": Field(Str(), doc="Markdown shown before the code."),
+        "steps": Field(ListOf(item=STEP, min_items=1, max_items=50), required=True,
+                       doc="Run in order, in one namespace per lesson run."),
+        "requires": Field(REQUIRES),
+        "tags": Field(ListOf(item=Str(max_len=60), max_items=30)),
+        "timeout": Field(Num(min=0.1, max=600), doc="Seconds allowed per step (default 10)."),
+        "seed": Field(Int(min=0, max=2**32 - 1), doc="Random seed set before the first step (default 0)."),
+        "order": Field(Int(min=0, max=100_000), doc="Position within its pack (default: by file name)."),
+        "format": Field(Int(min=1, max=FORMAT_VERSION), doc="Lesson format version (1)."),
+    },
+)
+
+PACK = Obj(
+    name="pack",
+    doc="A pack manifest (pack.yaml): a directory of lessons read as one course unit.",
+    fields={
+        "title": Field(Str(max_len=200), required=True),
+        "description": Field(Str(max_len=5000)),
+        "order": Field(Int(min=0, max=100_000), doc="Position of the pack in the catalog."),
+        "lessons": Field(ListOf(item=Str(max_len=120), max_items=1000),
+                         doc="Lesson ids in course order; unlisted lessons follow, by file name."),
+    },
+)

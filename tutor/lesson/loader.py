@@ -1,0 +1,192 @@
+"""Load lesson files safely, with `file:line:col: key.path: message` errors.
+
+Safety, before anything is built: a size cap checked before reading, UTF-8 only,
+one document per file, no anchors or aliases (alias bombs), no custom tags and a
+nesting cap, all checked on the parser's event stream (iterative, so a 10,000-deep
+document cannot exhaust the stack).  Then the composed node tree is validated
+against `tutor.lesson.format` and turned into the frozen model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tutor.judge.verdict import Tolerance
+from tutor.lesson import format as fmt
+from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
+from tutor.lesson.spec import Obj, Problem, Validation, validate
+
+MAX_FILE_BYTES = 512 * 1024
+MAX_DEPTH = 32
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STANDARD_TAGS = ("tag:yaml.org,2002:",)
+
+
+class LessonError(Exception):
+    """A lesson (or pack) file that cannot be loaded; carries every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+    @classmethod
+    def at(cls, file: str, message: str, line: int = 1, col: int = 1, path: str = "") -> LessonError:
+        return cls([Problem(file, line, col, path, message)])
+
+
+def read_text(path: Path, name: str) -> str:
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
+    if size > MAX_FILE_BYTES:
+        raise LessonError.at(
+            name, f"file too large ({size:,} bytes; a lesson file may have at most "
+            f"{MAX_FILE_BYTES:,}): split it into several lessons"
+        )
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise LessonError.at(name, "not valid UTF-8: save the file as UTF-8", line=line) from None
+    return text.removeprefix("\ufeff")
+
+
+def compose(text: str, name: str) -> yaml.Node:
+    """Compose one YAML document after checking its event stream is safe."""
+    depth = 0
+    documents = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            where = event.start_mark
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise LessonError.at(
+                    name, "YAML anchors and aliases (&name, *name, <<) are not allowed in "
+                    "lesson files: write the value out", where.line + 1, where.column + 1)
+            tag = getattr(event, "tag", None)
+            if tag and tag != "!" and not tag.startswith(_STANDARD_TAGS):
+                raise LessonError.at(
+                    name, f"custom YAML tag {tag!r} is not allowed", where.line + 1, where.column + 1)
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise LessonError.at(
+                        name, "only one YAML document per lesson file (found a second '---')",
+                        where.line + 1, where.column + 1)
+            elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise LessonError.at(
+                        name, f"nested more than {MAX_DEPTH} levels deep", where.line + 1,
+                        where.column + 1)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise LessonError.at(name, f"YAML syntax error: {problem}", line, col) from None
+    except yaml.YAMLError as exc:
+        raise LessonError.at(name, f"YAML error: {exc}") from None
+    if node is None:
+        raise LessonError.at(name, "the file is empty: a lesson needs id, title, topic and steps")
+    return node
+
+
+def _parse(path: Path, spec: Obj, name: str) -> tuple[dict[str, Any], Validation]:
+    node = compose(read_text(path, name), name)
+    v = Validation(name)
+    value = validate(node, spec, v)
+    errors = [p for p in v.problems if p.severity == "error"]
+    if errors:
+        raise LessonError(sorted(errors, key=lambda p: (p.line, p.col)))
+    return value, v
+
+
+def display_name(path: Path) -> str:
+    """The path as shown in messages: relative to the current directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load_lesson(path: str | Path) -> Lesson:
+    path = Path(path)
+    name = display_name(path)
+    data, v = _parse(path, fmt.LESSON, name)
+    return _build_lesson(data, v, path)
+
+
+def load_pack(path: str | Path, source: str = "bundled") -> Pack:
+    path = Path(path)
+    data, _ = _parse(path, fmt.PACK, display_name(path))
+    return Pack(
+        directory=path.parent,
+        title=data["title"],
+        description=data.get("description") or "",
+        order=data.get("order"),
+        lesson_order=tuple(data.get("lessons") or ()),
+        source=source,
+    )
+
+
+def _pos(v: Validation, path: str) -> Pos:
+    line, col = v.at(path)
+    return Pos(line, col)
+
+
+def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) -> Prompt:
+    expect = data.get("expect")
+    tol = data.get("tolerance")
+    return Prompt(
+        index=index,
+        ask=data["ask"],
+        kind=data["kind"],
+        expect=tuple(expect) if isinstance(expect, list) else expect,
+        answer=data.get("answer"),
+        pos=_pos(v, path),
+        answer_pos=_pos(v, f"{path}.answer") if "answer" in data else None,
+        choices=tuple(data.get("choices") or ()),
+        tolerance=Tolerance(tol.get("rtol") or 0.0, tol.get("atol") or 0.0) if tol else None,
+        hint=data.get("hint"),
+        explain=data.get("explain"),
+        feedback=tuple((data.get("feedback") or {}).items()),
+        wrong=tuple(data.get("wrong") or ()),
+        show=data.get("show"),
+    )
+
+
+def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
+    steps = []
+    for i, s in enumerate(data["steps"]):
+        prompts = tuple(
+            _build_prompt(p, v, f"steps[{i}].predict[{j}]", j)
+            for j, p in enumerate(s.get("predict") or ())
+        )
+        steps.append(Step(i, s["code"], prompts, _pos(v, f"steps[{i}]"), s.get("explain"),
+                          bool(s.get("hidden"))))
+    req = data.get("requires") or {}
+    return Lesson(
+        id=data["id"],
+        title=data["title"],
+        topic=data["topic"],
+        file=path,
+        steps=tuple(steps),
+        level=data.get("level") or 1,
+        intro=data.get("intro") or "",
+        requires=Requires(req.get("torch"), req.get("python"), bool(req.get("cuda"))),
+        tags=tuple(data.get("tags") or ()),
+        timeout=data.get("timeout") or DEFAULT_TIMEOUT,
+        seed=data.get("seed") or 0,
+        order=data.get("order"),
+    )

@@ -1,0 +1,93 @@
+"""The lesson model: frozen dataclasses built by the loader.  Pure data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tutor.judge.verdict import JudgeSpec, Tolerance
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Prompt:
+    index: int  # 0-based within its step
+    ask: str
+    kind: str
+    expect: str | tuple[str, str] | None
+    answer: str | None
+    pos: Pos
+    answer_pos: Pos | None = None
+    choices: tuple[str, ...] = ()
+    tolerance: Tolerance | None = None
+    hint: str | None = None
+    explain: str | None = None
+    feedback: tuple[tuple[str, str], ...] = ()
+    wrong: tuple[str, ...] = ()
+    show: str | None = None
+
+    @property
+    def spec(self) -> JudgeSpec:
+        return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback)
+
+    @property
+    def wire(self) -> dict[str, object]:
+        """What the kernel needs to observe this prompt's live value."""
+        return {"kind": self.kind, "expect": list(self.expect) if isinstance(self.expect, tuple)
+                else self.expect}
+
+
+@dataclass(frozen=True)
+class Step:
+    index: int  # 0-based
+    code: str
+    prompts: tuple[Prompt, ...]
+    pos: Pos
+    explain: str | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Requires:
+    torch: str | None = None
+    python: str | None = None
+    cuda: bool = False
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    title: str
+    topic: str
+    file: Path
+    steps: tuple[Step, ...]
+    level: int = 1
+    intro: str = ""
+    requires: Requires = field(default_factory=Requires)
+    tags: tuple[str, ...] = ()
+    timeout: float = DEFAULT_TIMEOUT
+    seed: int = 0
+    order: int | None = None
+
+    @property
+    def prompts(self) -> list[tuple[Step, Prompt]]:
+        return [(s, p) for s in self.steps for p in s.prompts]
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A directory of lessons with an optional pack.yaml manifest."""
+
+    directory: Path
+    title: str
+    description: str = ""
+    order: int | None = None
+    lesson_order: tuple[str, ...] = ()
+    source: str = "bundled"  # "bundled", "path", "TUTOR_PATH", or "entry point NAME"
