@@ -1,0 +1,12 @@
+"""The `tutor` subcommands.  Each module has `add_arguments(parser)` and `run(args) -> int`.
+
+Modules are imported only when their command runs, so `tutor list` never pays for
+textual and nothing here ever imports torch.
+"""
+
+# name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "list": ("tutor.commands.listing", "list the lessons, with their packs and files"),
+    "check": ("tutor.commands.check", "run lessons live and check every reference answer"),
+    "play": ("tutor.commands.play", "play a lesson in plain text (answers from stdin)"),
+}

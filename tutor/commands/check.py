@@ -1,0 +1,111 @@
+"""`tutor check [PATH...]`: run lessons against live torch; fail when an answer drifts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TextIO
+
+from tutor.commands.common import add_path_option, catalog_for, print_problems
+from tutor.engine import LessonCheck, check_lesson
+from tutor.kernel import Kernel, KernelError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                        help="lesson files or directories (default: the bundled lessons)")
+    add_path_option(parser)
+    parser.add_argument("--json", action="store_true",
+                        help="print a JSON report on stdout (progress goes to stderr)")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="lessons run in parallel (default: number of CPUs)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="time allowed per step (default: the lesson's, else 10)")
+
+
+def _line(check: LessonCheck) -> str:
+    n = len(check.prompts)
+    label = {"passed": "ok", "failed": "FAILED", "skipped": "skipped", "error": "ERROR"}
+    text = f"{check.lesson} {'.' * max(2, 40 - len(check.lesson))} {label[check.status]}"
+    if check.status == "skipped":
+        return f"{text} ({check.reason})"
+    bad = sum(not p.passed for p in check.prompts)
+    detail = f"{n - bad}/{n} prompts" if bad else f"{n} prompts"
+    return f"{text} ({detail}, {check.seconds:.2f} s)"
+
+
+def _failures(checks: list[LessonCheck], out: TextIO) -> None:
+    bad = [c for c in checks if c.status in ("failed", "error")]
+    if not bad:
+        return
+    print("\nFailures:", file=out)
+    for check in bad:
+        if check.status == "error" and check.reason:
+            print(f"\n{check.file}:{check.line}: {check.lesson}: {check.reason}", file=out)
+        for p in check.prompts:
+            if p.passed:
+                continue
+            print(f"\n{p.file}:{p.line}: {p.lesson} step {p.step} prompt {p.prompt}: {p.ask}",
+                  file=out)
+            print(f"  answer: {p.answer if p.answer is not None else '(none)'}", file=out)
+            if p.expected is not None:
+                print(f"  live:   {p.expected}", file=out)
+            print(f"  {p.message}", file=out)
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    kernel = Kernel()
+    kernel.start()  # torch loads while the lessons are read
+    catalog = catalog_for(args.paths, args.path)
+    progress = sys.stderr if args.json else sys.stdout
+    try:
+        info = kernel.wait_ready()
+    except KernelError as exc:
+        print(f"tutor check: the kernel could not start: {exc}", file=sys.stderr)
+        kernel.shutdown()
+        return 2
+    print(f"tutor check: {len(catalog.lessons)} lessons, torch {info.get('torch_full')}, "
+          f"python {info.get('python')}, {max(1, args.jobs)} at a time", file=progress)
+    print_problems(catalog.errors, file=progress)
+
+    def one(lesson):  # noqa: ANN001, ANN202
+        return check_lesson(kernel, lesson, timeout=args.timeout)
+
+    checks: list[LessonCheck] = []
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for check in pool.map(one, catalog.lessons):
+                checks.append(check)
+                print(_line(check), file=progress, flush=True)
+    finally:
+        kernel.shutdown()
+    elapsed = time.monotonic() - started
+    counts = {s: sum(c.status == s for c in checks) for s in ("passed", "failed", "skipped", "error")}
+    counts["error"] += len(catalog.errors)
+    prompts = [p for c in checks for p in c.prompts]
+    ok = counts["failed"] == 0 and counts["error"] == 0
+    if args.json:
+        records = [p.record() for p in prompts]
+        records += [{"type": "lesson", "lesson": c.lesson, "file": c.file, "status": c.status,
+                     "reason": c.reason, "line": c.line} for c in checks if c.status in ("skipped", "error")]
+        records += [{"type": "load_error", "file": p.file, "line": p.line, "col": p.col,
+                     "path": p.path, "message": p.message} for p in catalog.problems]
+        report = {"ok": ok, "torch": info.get("torch_full"), "python": info.get("python"),
+                  "seconds": round(elapsed, 3), "lessons": counts,
+                  "prompts": {"passed": sum(p.passed for p in prompts),
+                              "failed": sum(not p.passed for p in prompts)},
+                  "records": records}
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _failures(checks, sys.stdout)
+        print(f"\nlessons: {counts['passed']} passed, {counts['failed']} failed, "
+              f"{counts['skipped']} skipped, {counts['error']} errors; "
+              f"prompts: {sum(p.passed for p in prompts)} of {len(prompts)} passed "
+              f"in {elapsed:.1f} s")
+    return 0 if ok else 1

@@ -1,0 +1,40 @@
+"""`tutor list`: every lesson with its id, title, topic, pack and file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tutor.commands.common import add_path_option, catalog_for, print_problems
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_path_option(parser)
+    parser.add_argument("--json", action="store_true", help="print a JSON list of lessons")
+
+
+def run(args: argparse.Namespace) -> int:
+    catalog = catalog_for([], args.path)
+    if args.json:
+        rows = []
+        for lesson in catalog.lessons:
+            pack = catalog.pack_of[lesson.id]
+            rows.append({
+                "id": lesson.id, "title": lesson.title, "topic": lesson.topic,
+                "level": lesson.level, "file": str(lesson.file), "pack": pack.title,
+                "source": pack.source, "steps": len(lesson.steps),
+                "prompts": len(lesson.prompts), "tags": list(lesson.tags),
+            })
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        current = None
+        width = max((len(x.id) for x in catalog.lessons), default=10)
+        for lesson in catalog.lessons:
+            pack = catalog.pack_of[lesson.id]
+            if pack is not current:
+                current = pack
+                print(f"\n{pack.title}  ({pack.source}: {pack.directory})")
+            print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, level {lesson.level}]")
+        print(f"\n{len(catalog.lessons)} lessons in {len(catalog.packs)} packs")
+    print_problems(catalog.errors)
+    return 1 if catalog.errors else 0

@@ -1,0 +1,180 @@
+"""`tutor play LESSON`: a lesson in plain text, one prediction per line on stdin.
+
+For pipes, scripts and screen readers.  Besides an answer, a line may be `hint`
+(or `?`), `reveal` (gives up: shows the live value) or `quit`.  End of input ends
+the lesson cleanly with a summary.  With `--json`, stdout carries one JSON record
+per judged answer and the human-readable text goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from typing import TextIO
+
+from tutor.commands.common import add_path_option
+from tutor.engine import LessonRun, StepOutcome, judge_prompt, unmet_requirement
+from tutor.judge import Status, display
+from tutor.kernel import Kernel, KernelError
+from tutor.lesson import LessonError, Prompt, find_lesson
+from tutor.lesson.model import Lesson
+
+HINT_WORDS = {"hint", "?", "h"}
+REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
+QUIT_WORDS = {"quit", "exit", "q"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("lesson", metavar="LESSON", help="a lesson id or a lesson file")
+    add_path_option(parser)
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON record per judged answer on stdout; text on stderr")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="time allowed per step (default: the lesson's, else 10)")
+
+
+class Player:
+    def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None):
+        self.lesson = lesson
+        self.out = out
+        self.records = records
+        self.tally = {"correct": 0, "partial": 0, "incorrect": 0, "revealed": 0}
+        self.asked = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def block(self, text: str, indent: str = "  ") -> None:
+        self.say(textwrap.indent(text.rstrip(), indent))
+
+    def code(self, code: str) -> None:
+        lines = code.rstrip().splitlines()
+        for i, line in enumerate(lines, 1):
+            self.say(f"  {i:>3} | {line}")
+
+    def record(self, step: int, prompt: Prompt, answer: str, verdict: str, expected: str,
+               **extra: object) -> None:
+        if self.records is not None:
+            rec = {"lesson": self.lesson.id, "step": step, "prompt": prompt.index,
+                   "answer": answer, "verdict": verdict, "expected": expected, **extra}
+            print(json.dumps(rec, ensure_ascii=False), file=self.records, flush=True)
+
+    def ask(self, outcome: StepOutcome, prompt: Prompt, stdin: TextIO) -> bool:
+        """Ask until judged; False when input ended or the learner quit."""
+        self.asked += 1
+        self.say(f"\nQ{self.asked}. {prompt.ask.strip()}  [{prompt.kind}]")
+        if prompt.choices:
+            for i, choice in enumerate(prompt.choices, 1):
+                self.say(f"     {i}. {choice}")
+        live = outcome.live(prompt) or {"type": "none"}
+        expected = display(live, prompt.kind)
+        problem = outcome.lesson_problem(prompt)
+        if problem:
+            self.say(f"  (this question cannot be judged: {problem})")
+            return True
+        hints = 0
+        while True:
+            self.out.write("> ")
+            self.out.flush()
+            line = stdin.readline()
+            if not line:
+                self.say()
+                return False
+            text = line.strip()
+            low = text.lower()
+            if low in QUIT_WORDS:
+                return False
+            if low in HINT_WORDS:
+                hints += 1
+                self.say(f"  hint: {prompt.hint}" if prompt.hint else "  (no hint for this one)")
+                continue
+            if low in REVEAL_WORDS:
+                self.tally["revealed"] += 1
+                self.say(f"  The live value: {expected}")
+                self.explain(prompt)
+                self.record(outcome.step.index, prompt, text, "revealed", expected, hints=hints)
+                return True
+            verdict = judge_prompt(outcome, prompt, text)
+            if verdict.status is Status.INVALID:
+                self.say(f"  ? {verdict.message} Try again (or `hint`, `reveal`).")
+                continue
+            self.tally[verdict.status.value] += 1
+            mark = {"correct": "✓ correct", "partial": "~ partly right",
+                    "incorrect": "✗ not quite"}[verdict.status.value]
+            self.say(f"  {mark}: {verdict.message}")
+            for detail in verdict.details:
+                self.say(f"    {detail}")
+            self.say(f"  you said: {text}")
+            self.say(f"  live:     {verdict.expected}")
+            if verdict.feedback:
+                self.block(verdict.feedback, "  » ")
+            self.explain(prompt)
+            self.record(outcome.step.index, prompt, text, verdict.status.value, verdict.expected,
+                        message=verdict.message, hints=hints)
+            return True
+
+    def explain(self, prompt: Prompt) -> None:
+        if prompt.explain:
+            self.say("  why:")
+            self.block(prompt.explain, "    ")
+
+    def play(self, run: LessonRun, stdin: TextIO) -> bool:
+        lesson = self.lesson
+        self.say(f"== {lesson.title} ({lesson.id}; {lesson.topic}, level {lesson.level}) ==")
+        if lesson.intro:
+            self.say()
+            self.block(lesson.intro, "")
+        for step in lesson.steps:
+            self.say(f"\n-- step {step.index + 1} of {len(lesson.steps)} --")
+            self.code(step.code)
+            outcome = run.run_step(step)
+            if outcome.failure:
+                self.say(f"\n  ! {outcome.failure}")
+                return True
+            for prompt in step.prompts:
+                if not self.ask(outcome, prompt, stdin):
+                    return False
+            if outcome.stdout.strip():
+                self.say("  output:")
+                self.block(outcome.stdout, "    ")
+            if outcome.error and outcome.unexpected_error:
+                self.say(f"  the step raised {outcome.error['name']}: {outcome.error['message']}")
+            if step.explain:
+                self.block(step.explain, "  ")
+        return True
+
+    def summary(self, finished: bool) -> None:
+        t = self.tally
+        judged = t["correct"] + t["partial"] + t["incorrect"]
+        state = "finished" if finished else "stopped"
+        self.say(f"\n{state}: {t['correct']} of {judged} correct"
+                 + (f", {t['partial']} partly right" if t["partial"] else "")
+                 + (f", {t['revealed']} revealed" if t["revealed"] else ""))
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        lesson = find_lesson(args.lesson, args.path)
+    except LessonError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    out = sys.stderr if args.json else sys.stdout
+    player = Player(lesson, out, sys.stdout if args.json else None)
+    kernel = Kernel()
+    kernel.start()
+    try:
+        why = unmet_requirement(lesson, kernel.wait_ready())
+        if why:
+            player.say(f"{lesson.id} is skipped here: it {why}.")
+            return 0
+        with LessonRun(kernel, lesson, timeout=args.timeout) as lesson_run:
+            finished = player.play(lesson_run, sys.stdin)
+    except KernelError as exc:
+        print(f"tutor play: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        kernel.shutdown()
+    player.summary(finished)
+    return 0
