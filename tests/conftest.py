@@ -1,0 +1,43 @@
+"""Shared fixtures.  One real kernel per test session (each costs a torch import)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tutor.kernel import Kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = ROOT / "lessons"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session")
+def kernel() -> Iterator[Kernel]:
+    """A started kernel shared by the whole test session (tests must not kill it)."""
+    k = Kernel()
+    k.start()
+    k.wait_ready()
+    yield k
+    k.shutdown()
+
+
+@pytest.fixture
+def own_kernel() -> Iterator[Kernel]:
+    """A kernel of the test's own, for tests that kill or restart it."""
+    k = Kernel()
+    k.start()
+    k.wait_ready()
+    yield k
+    k.shutdown()
+
+
+@pytest.fixture
+def tutor_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An isolated TUTOR_HOME (progress database etc.) and no TUTOR_PATH."""
+    home = tmp_path / "tutor-home"
+    monkeypatch.setenv("TUTOR_HOME", str(home))
+    monkeypatch.delenv("TUTOR_PATH", raising=False)
+    return home
