@@ -1,0 +1,207 @@
+"""pytest plugin: `pytest lessons/` checks every lesson, one test item per prompt.
+
+Registered through the `pytest11` entry point, so any project with tutor installed
+can run its lesson packs in CI with the pytest options it already uses (`-k`, `-x`,
+`--lf`, `--junitxml`, `-n` from pytest-xdist).
+
+* A YAML file is collected when it looks like a lesson: a top-level `id:` and a
+  top-level `steps:` key (`pack.yaml` never is).  A file that looks like a lesson
+  but does not load becomes one failing item with the loader's
+  `file:line:col: key.path: message` problems.
+* Each prompt is one item, named `step<S>-prompt<P>` (0-based, as in `tutor check`);
+  its ask is a keyword too, so `-k grad` selects prompts whose question mentions
+  grad.
+* One kernel per pytest process, started lazily (in the background as soon as
+  collection found a lesson), and one live run per lesson file: the first item of a
+  file runs the whole lesson through the engine's `check_lesson` (the same code as
+  `tutor check`), and every item reports its own prompt's check.
+* Opt out with `-p no:tutor`, or `tutor_collect = false` in the ini file.
+
+Light at import time: no torch, no textual, no judge (those are imported on first
+use, inside the kernel process for torch).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tutor.engine import LessonCheck, PromptCheck
+    from tutor.kernel import Kernel
+    from tutor.lesson.model import Lesson
+
+SUFFIXES = (".yaml", ".yml")
+SNIFF_BYTES = 512 * 1024
+_ID = re.compile(r"^id\s*:", re.MULTILINE)
+_STEPS = re.compile(r"^steps\s*:", re.MULTILINE)
+
+_kernel_key = pytest.StashKey["Kernel | None"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("tutor", "tutor lessons")
+    group.addoption("--tutor-timeout", type=float, default=None, metavar="SECONDS",
+                    help="time allowed per lesson step (default: the lesson's, else 10)")
+    parser.addini("tutor_collect", type="bool", default=True,
+                  help="collect tutor lesson files (*.yaml with top-level id and steps)")
+
+
+def looks_like_lesson(path: Path) -> bool:
+    """A cheap test, without parsing: a YAML file with top-level `id:` and `steps:` keys."""
+    if path.suffix not in SUFFIXES or path.name == "pack.yaml":
+        return False
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(SNIFF_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return bool(_ID.search(head) and _STEPS.search(head))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if not parent.config.getini("tutor_collect"):
+        return None
+    if looks_like_lesson(file_path):
+        return LessonFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the kernel in the background (torch loads) if any prompt will run."""
+    if any(isinstance(item, PromptItem) for item in session.items):
+        _kernel(session.config, wait=False)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    kernel = config.stash.get(_kernel_key, None)
+    if kernel is not None:
+        kernel.shutdown()
+        config.stash[_kernel_key] = None
+
+
+def _kernel(config: pytest.Config, *, wait: bool = True) -> Kernel:
+    kernel = config.stash.get(_kernel_key, None)
+    if kernel is None:
+        from tutor.kernel import Kernel
+
+        kernel = Kernel()
+        kernel.start()
+        config.stash[_kernel_key] = kernel
+    if wait:
+        kernel.wait_ready()
+    return kernel
+
+
+class LessonLoadError(Exception):
+    """The lesson file does not load."""
+
+
+class PromptFailed(Exception):
+    """A prompt's check failed; carries the engine's PromptCheck (or a lesson-level reason)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
+class LessonFile(pytest.File):
+    """One lesson file: loads it, yields one item per prompt, runs the lesson once."""
+
+    lesson: Lesson | None = None
+    _check: LessonCheck | None = None
+
+    def collect(self):  # noqa: ANN201
+        from tutor.lesson import LessonError, load_lesson
+
+        try:
+            self.lesson = load_lesson(self.path)
+        except LessonError as exc:
+            yield LoadErrorItem.from_parent(self, name="load", problems=str(exc))
+            return
+        for step in self.lesson.steps:
+            for prompt in step.prompts:
+                item = PromptItem.from_parent(self, name=f"step{step.index}-prompt{prompt.index}",
+                                              step_index=step.index, prompt_index=prompt.index)
+                item.extra_keyword_matches.add(prompt.ask)
+                yield item
+
+    def result(self) -> LessonCheck:
+        """The lesson's check, run on first use (one live run per file per process)."""
+        if self._check is None:
+            from tutor.engine import check_lesson
+
+            assert self.lesson is not None
+            kernel = _kernel(self.config)
+            self._check = check_lesson(kernel, self.lesson,
+                                       timeout=self.config.getoption("tutor_timeout"))
+        return self._check
+
+
+class LoadErrorItem(pytest.Item):
+    def __init__(self, *, problems: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.problems = problems
+
+    def runtest(self) -> None:
+        raise LessonLoadError(self.problems)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+        if isinstance(excinfo.value, LessonLoadError):
+            return f"the lesson file does not load:\n{self.problems}"
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"{self.path.name}: load"
+
+
+class PromptItem(pytest.Item):
+    def __init__(self, *, step_index: int, prompt_index: int, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.step_index = step_index
+        self.prompt_index = prompt_index
+
+    @property
+    def lesson_file(self) -> LessonFile:
+        assert isinstance(self.parent, LessonFile)
+        return self.parent
+
+    @property
+    def prompt(self):  # noqa: ANN201
+        lesson = self.lesson_file.lesson
+        assert lesson is not None
+        return lesson.steps[self.step_index].prompts[self.prompt_index]
+
+    def _mine(self, check: LessonCheck) -> PromptCheck | None:
+        return next((p for p in check.prompts
+                     if p.step == self.step_index and p.prompt == self.prompt_index), None)
+
+    def runtest(self) -> None:
+        check = self.lesson_file.result()
+        if check.status == "skipped":
+            pytest.skip(f"{check.lesson}: {check.reason}")
+        mine = self._mine(check)
+        if mine is None:
+            where = f"{check.file}:{check.line}"
+            raise PromptFailed(f"{where}: {check.lesson}: this prompt was not checked: "
+                               f"{check.reason or 'the lesson stopped before it'}")
+        if not mine.passed:
+            lines = [f"{mine.file}:{mine.line}: {mine.lesson} step {mine.step} prompt "
+                     f"{mine.prompt}: {mine.ask.strip()}",
+                     f"  answer: {mine.answer if mine.answer is not None else '(none)'}"]
+            if mine.expected is not None:
+                lines.append(f"  live:   {mine.expected}")
+            lines.append(f"  {mine.message}")
+            raise PromptFailed("\n".join(lines))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+        if isinstance(excinfo.value, PromptFailed):
+            return excinfo.value.text
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        # 0-based line: pytest prints it 1-based, at the prompt's `- ask:` line
+        return self.path, self.prompt.pos.line - 1, f"{self.name}: {self.prompt.ask.strip()}"
