@@ -23,7 +23,7 @@ MAX_FILE_BYTES = 512 * 1024
 MAX_DEPTH = 32
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_STANDARD_TAGS = ("tag:yaml.org,2002:",)
+_STANDARD_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 
 
 class LessonError(Exception):
@@ -72,7 +72,7 @@ def compose(text: str, name: str) -> yaml.Node:
                     name, "YAML anchors and aliases (&name, *name, <<) are not allowed in "
                     "lesson files: write the value out", where.line + 1, where.column + 1)
             tag = getattr(event, "tag", None)
-            if tag and tag != "!" and not tag.startswith(_STANDARD_TAGS):
+            if tag and tag != "!" and tag not in _STANDARD_TAGS:
                 raise LessonError.at(
                     name, f"custom YAML tag {tag!r} is not allowed", where.line + 1, where.column + 1)
             if isinstance(event, yaml.DocumentStartEvent):

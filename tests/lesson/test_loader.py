@@ -1,0 +1,132 @@
+"""The loader: safe YAML, exact positions, every problem reported with its key path."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tutor.lesson import LessonError, load_lesson
+from tutor.lesson.loader import MAX_FILE_BYTES
+
+GOOD = """\
+id: demo/one
+title: One
+topic: autograd
+steps:
+  - code: |
+      x = torch.tensor(5.0, requires_grad=True)
+    predict:
+      - ask: What is x?
+        expect: x
+        kind: number
+        answer: 0.60
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "lesson.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def problems(path: Path) -> list[str]:
+    with pytest.raises(LessonError) as info:
+        load_lesson(path)
+    return [str(p) for p in info.value.problems]
+
+
+def test_a_good_lesson_loads_with_positions(tmp_path: Path) -> None:
+    lesson = load_lesson(write(tmp_path, GOOD))
+    assert lesson.id == "demo/one" and lesson.level == 1 and lesson.timeout == 10.0
+    (step, prompt), = lesson.prompts
+    assert step.index == 0 and prompt.index == 0
+    assert prompt.pos.line == 8 and prompt.pos.col == 9
+    assert prompt.answer_pos is not None and prompt.answer_pos.line == 11
+
+
+def test_scalars_are_kept_as_the_text_written(tmp_path: Path) -> None:
+    prompt = load_lesson(write(tmp_path, GOOD)).steps[0].prompts[0]
+    assert prompt.answer == "0.60"  # not the float 0.6
+    text = GOOD.replace("answer: 0.60", "answer: no")
+    assert load_lesson(write(tmp_path, text)).steps[0].prompts[0].answer == "no"  # not False
+    text = GOOD.replace("answer: 0.60", "answer: None")
+    assert load_lesson(write(tmp_path, text)).steps[0].prompts[0].answer == "None"
+
+
+def test_unknown_kind_says_where_and_suggests(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("kind: number", "kind: numbr"))
+    (msg,) = problems(path)
+    assert msg.startswith(f"{path}:10:15: steps[0].predict[0].kind: unknown value 'numbr'")
+    assert "did you mean 'number'?" in msg
+
+
+def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
+    text = GOOD.replace("title: One\n", "").replace("expect: x", "expect: x +").replace(
+        "topic: autograd", "topic: autograd\nlevl: 2")
+    msgs = problems(write(tmp_path, text))
+    assert any("levl: unknown key 'levl' (did you mean 'level'?)" in m for m in msgs)
+    assert any("missing required key 'title'" in m for m in msgs)
+    assert any("steps[0].predict[0].expect: 'x +' is not a valid Python expression" in m
+               for m in msgs)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("level: 1", "level: 7"), "level: must be between 1 and 3, got 7"),
+        (("id: demo/one", "id: Demo One"), "id: 'Demo One' is not valid"),
+        (("x = torch", "x = = torch"), "steps[0].code: Python syntax error at line 1"),
+        (("kind: number", "kind: choice"), "kind choice needs `choices:`"),
+        (("        expect: x\n", ""), "kind 'number' needs an `expect` expression"),
+        (("kind: number", "kind: same_storage"), "needs `expect: [a, b]`"),
+        (("answer: 0.60", "answer: 1\n        answer: 2"), "duplicate key 'answer'"),
+        (("topic: autograd", "topic: [a, b]"), "topic: expected text, got a list"),
+    ],
+)
+def test_validation_errors_name_the_key_path(tmp_path: Path, change: tuple[str, str],
+                                             expected: str) -> None:
+    text = GOOD.replace("level: 1", "") if "level" not in change[0] else GOOD.replace(
+        "topic: autograd", "topic: autograd\nlevel: 1")
+    text = text.replace(*change, 1)
+    msgs = problems(write(tmp_path, text))
+    assert any(expected in m for m in msgs), msgs
+
+
+def test_yaml_syntax_errors_have_a_position(tmp_path: Path) -> None:
+    (msg,) = problems(write(tmp_path, "id: x\ntitle: [unclosed\n"))
+    assert "YAML syntax error" in msg and ":3:1:" in msg or ":2:" in msg
+
+
+def test_aliases_are_refused_before_expansion(tmp_path: Path) -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+    (msg,) = problems(write(tmp_path, bomb))
+    assert ":1:4:" in msg and "anchors and aliases" in msg
+
+
+def test_deep_nesting_is_refused_without_recursion(tmp_path: Path) -> None:
+    (msg,) = problems(write(tmp_path, "id: " + "[" * 10_000 + "]" * 10_000 + "\n"))
+    assert "nested more than 32 levels" in msg
+
+
+def test_custom_tags_multiple_documents_and_empty_files(tmp_path: Path) -> None:
+    assert "custom YAML tag" in problems(write(tmp_path, "id: !!python/object:os.system x\n"))[0]
+    assert "only one YAML document" in problems(write(tmp_path, GOOD + "---\nid: y\n"))[0]
+    assert "the file is empty" in problems(write(tmp_path, "# nothing\n"))[0]
+
+
+def test_bad_bytes_and_huge_files(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"id: x\ntitle: caf\xe9\n")
+    assert problems(path) == [f"{path}:2:1: not valid UTF-8: save the file as UTF-8"]
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"# " + b"x" * MAX_FILE_BYTES)
+    assert "file too large" in problems(big)[0]
+
+
+def test_a_byte_order_mark_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "bom.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert load_lesson(path).id == "demo/one"
