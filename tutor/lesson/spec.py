@@ -62,8 +62,8 @@ class Str(Type):
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "string", "maxLength": self.max_len}
-        if self.pattern:
-            out["pattern"] = self.pattern
+        if self.pattern:  # JSON Schema patterns search; the loader matches the whole text
+            out["pattern"] = f"^(?:{self.pattern})$"
         if self.enum:
             out["enum"] = list(self.enum)
         return out

@@ -1,0 +1,29 @@
+"""`tutor schema [--output FILE] [--path]`: the JSON Schema of lesson files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tutor.authoring.schema import PACKAGED, schema_text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--output", "-o", type=Path, metavar="FILE",
+                        help="write the schema to FILE instead of printing it")
+    parser.add_argument("--path", action="store_true", dest="show_path",
+                        help="print where the packaged copy is (for an editor's $schema)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.show_path:
+        print(PACKAGED)
+        return 0
+    text = schema_text()
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
