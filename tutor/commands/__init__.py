@@ -9,5 +9,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("tutor.commands.listing", "list the lessons, with their packs and files"),
     "check": ("tutor.commands.check", "run lessons live and check every reference answer"),
     "play": ("tutor.commands.play", "play a lesson in plain text (answers from stdin)"),
+    "progress": ("tutor.commands.progress", "show your progress: lesson statuses and accuracy"),
+    "reset": ("tutor.commands.reset", "forget your progress (all, or one lesson's)"),
     "schema": ("tutor.commands.schema", "print the JSON Schema of lesson files (for editors)"),
 }

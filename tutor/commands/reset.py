@@ -1,0 +1,43 @@
+"""`tutor reset [LESSON]`: forget all progress, or one lesson's, after a y/N confirmation."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tutor.progress import ProgressStore
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("lesson", nargs="?", metavar="LESSON",
+                        help="a lesson id (default: every lesson)")
+    parser.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+
+
+def run(args: argparse.Namespace) -> int:
+    with ProgressStore() as store:
+        if not store.saving:
+            print(f"tutor reset: {store.notice}", file=sys.stderr)
+            return 1
+        if args.lesson:
+            count = len(store.attempts(args.lesson))
+            known = count or args.lesson in store.lessons()
+            if not known:
+                print(f"tutor reset: no progress stored for {args.lesson!r}", file=sys.stderr)
+                return 1
+            what = f"the progress of {args.lesson} ({count} answers)"
+        else:
+            what = f"ALL progress ({len(store.attempts())} answers, {len(store.lessons())} lessons)"
+        if not args.yes:
+            try:
+                reply = input(f"Forget {what} in {store.path}? [y/N] ")
+            except EOFError:
+                reply = ""
+            if reply.strip().lower() not in ("y", "yes"):
+                print("nothing changed")
+                return 1
+        if not store.reset(args.lesson):
+            print(f"tutor reset: {store.notice}", file=sys.stderr)
+            return 1
+        print(f"forgot {what}")
+    return 0
