@@ -11,5 +11,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tutor.commands.play", "play a lesson in plain text (answers from stdin)"),
     "progress": ("tutor.commands.progress", "show your progress: lesson statuses and accuracy"),
     "reset": ("tutor.commands.reset", "forget your progress (all, or one lesson's)"),
+    "new": ("tutor.commands.new", "write a commented lesson skeleton to start from"),
+    "lint": ("tutor.commands.lint", "check lesson files without running them (no torch)"),
+    "record": ("tutor.commands.record", "run lessons and write every answer from the live value"),
     "schema": ("tutor.commands.schema", "print the JSON Schema of lesson files (for editors)"),
 }

@@ -1,0 +1,331 @@
+"""`tutor lint`: everything that can be checked about a lesson without running torch.
+
+Pure: reads files, returns `Problem`s (`file:line:col: key.path: message`, with a
+suggestion where one exists).  The rules, each with its own test:
+
+errors
+  load        YAML syntax, schema (unknown keys and kinds with a did-you-mean, missing
+              keys, wrong types), `expect` that is not a Python expression, step code
+              that is not valid Python: the loader's own checks, reported all at once.
+  duplicate   a lesson id used twice, among the linted files or against any other
+              known pack (bundled, --path, TUTOR_PATH, installed entry points).
+  answer      a reference `answer:` the judge cannot read for the prompt's kind.
+  wrong       a `wrong:` answer the judge cannot read (it would never be judged
+              incorrect, only "invalid", so it proves nothing).
+  feedback    a `feedback:` key the judge cannot read (it could never match).
+  pack        a pack.yaml that does not load.
+
+warnings
+  no-answer   a prompt without `answer:` (`tutor record FILE` fills it from a live run).
+  hint        a prompt without `hint:`.
+  explain     a prompt without `explain:`, in a step without `explain:` either.
+  unreachable a prompt no learner can reach or pass:
+              - prompts after a step whose code ends, at top level, with an
+                unconditional `raise`, `sys.exit()`, `exit()`, `quit()` or `os._exit()`
+                and that does not ask about that exception (a prompt of kind
+                `exception` without `expect`): the run stops there, so neither that
+                step's prompts nor any later step's are ever asked;
+              - a `choice` prompt whose reference answer is not one of its choices.
+  pack-order  a pack.yaml `lessons:` entry naming no lesson in the pack.
+
+`--strict` turns warnings into errors.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from tutor.kinds import KINDS
+from tutor.lesson import format as fmt
+from tutor.lesson.catalog import PACK_FILE, SUFFIXES, lesson_files, load_catalog
+from tutor.lesson.loader import (
+    LessonError,
+    _build_lesson,
+    compose,
+    display_name,
+    load_pack,
+    read_text,
+)
+from tutor.lesson.model import Lesson, Prompt, Step
+from tutor.lesson.spec import Problem, Validation, validate
+
+ERROR = "error"
+WARNING = "warning"
+EXITS = {"exit", "quit", "sys.exit", "os._exit", "_exit"}
+
+
+@dataclass
+class LintedFile:
+    file: str
+    lesson: Lesson | None
+    validation: Validation | None
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
+class LintReport:
+    problems: list[Problem] = field(default_factory=list)
+    files: int = 0
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == WARNING]
+
+    def strict(self) -> LintReport:
+        return LintReport([replace(p, severity=ERROR) for p in self.problems], self.files)
+
+
+def _parse_error():  # noqa: ANN202
+    from tutor.judge import parse_error  # the judge's reader; no torch
+
+    return parse_error
+
+
+# ------------------------------------------------------------------ one file
+
+
+def load_for_lint(path: Path) -> LintedFile:
+    """Load like the loader does, but keep every problem and the key positions."""
+    name = display_name(path)
+    try:
+        node = compose(read_text(path, name), name)
+    except LessonError as exc:
+        return LintedFile(name, None, None, list(exc.problems))
+    v = Validation(name)
+    data = validate(node, fmt.LESSON, v)
+    problems = sorted(v.problems, key=lambda p: (p.line, p.col))
+    lesson = None
+    if not any(p.severity == ERROR for p in problems):
+        lesson = _build_lesson(data, v, path)
+    return LintedFile(name, lesson, v, problems)
+
+
+def _problem(f: LintedFile, path: str, message: str, severity: str = ERROR) -> Problem:
+    assert f.validation is not None
+    line, col = f.validation.at(path)
+    return Problem(f.file, line, col, path, message, severity)
+
+
+def _example(kind: str) -> str:
+    doc = KINDS.get(kind, "")
+    return f" ({kind}: {doc})" if doc else ""
+
+
+def _prompt_path(step: Step, prompt: Prompt) -> str:
+    return f"steps[{step.index}].predict[{prompt.index}]"
+
+
+def check_answers(f: LintedFile) -> list[Problem]:
+    """Rules `answer`, `wrong`, `feedback`: can the judge read them for their kind?"""
+    assert f.lesson is not None
+    parse_error = _parse_error()
+    out = []
+    for step, prompt in f.lesson.prompts:
+        base = _prompt_path(step, prompt)
+        spec = prompt.spec
+        if prompt.answer is not None:
+            why = parse_error(spec, prompt.answer)
+            if why:
+                out.append(_problem(f, f"{base}.answer", f"the judge cannot read {prompt.answer!r} "
+                                    f"as a {prompt.kind} answer: {why}{_example(prompt.kind)}; "
+                                    f"`tutor record {f.file}` writes it from the live value"))
+        for i, wrong in enumerate(prompt.wrong):
+            why = parse_error(spec, wrong)
+            if why:
+                out.append(_problem(f, f"{base}.wrong[{i}]", f"the judge cannot read {wrong!r} as "
+                                    f"a {prompt.kind} answer: {why}; a wrong answer must be one a "
+                                    "learner could type, or it proves nothing"))
+        for key, _ in prompt.feedback:
+            why = parse_error(spec, key)
+            if why:
+                out.append(_problem(f, f"{base}.feedback.{key}", f"the judge cannot read the "
+                                    f"feedback key {key!r} as a {prompt.kind} answer: {why}; "
+                                    "it could never match what a learner types"))
+    return out
+
+
+def check_missing(f: LintedFile) -> list[Problem]:
+    """Rules `no-answer`, `hint`, `explain` (warnings)."""
+    assert f.lesson is not None
+    out = []
+    for step, prompt in f.lesson.prompts:
+        base = _prompt_path(step, prompt)
+        if prompt.answer is None:
+            out.append(_problem(f, f"{base}.answer" if prompt.answer_pos else base,
+                                f"no reference answer yet: run `tutor record {f.file}` to write "
+                                "it from the live value", WARNING))
+        if not prompt.hint:
+            out.append(_problem(f, base, "no `hint:`: add a nudge the learner can ask for "
+                                "before answering", WARNING))
+        if not prompt.explain and not step.explain:
+            out.append(_problem(f, base, "no `explain:` (here or on the step): add the mental "
+                                "model shown after the verdict", WARNING))
+    return out
+
+
+def _always_stops(code: str) -> int | None:
+    """The 1-based line of a top-level statement that always raises or exits, if any."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Raise):
+            return stmt.lineno
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            name = ast.unparse(stmt.value.func)
+            if name in EXITS:
+                return stmt.lineno
+    return None
+
+
+def _choice_index(answer: str, choices: Sequence[str]) -> bool:
+    """Is `answer` one of `choices`, by text (case and spacing ignored), number or letter?"""
+    text = " ".join(answer.split()).strip().lower().strip("'\"")
+    norm = [" ".join(c.split()).lower() for c in choices]
+    if text in norm:
+        return True
+    if text.isdigit() and 1 <= int(text) <= len(choices):
+        return True
+    return len(text) == 1 and text.isalpha() and ord(text) - ord("a") < len(choices)
+
+
+def check_unreachable(f: LintedFile) -> list[Problem]:
+    """Rule `unreachable` (warnings): see the module docstring."""
+    assert f.lesson is not None
+    out = []
+    stopped: tuple[Step, int] | None = None
+    for step in f.lesson.steps:
+        if stopped is not None:
+            first, line = stopped
+            for prompt in step.prompts:
+                out.append(_problem(
+                    f, _prompt_path(step, prompt),
+                    f"unreachable: step {first.index}'s code always stops at its line {line} "
+                    "(a top-level raise or exit), so the run never gets here; guard it, or ask "
+                    "about the exception with a `kind: exception` prompt without `expect`",
+                    WARNING))
+            continue
+        line = _always_stops(step.code)
+        asks_outcome = any(p.kind == "exception" and p.expect is None for p in step.prompts)
+        if line is not None and not asks_outcome:
+            stopped = (step, line)
+            for prompt in step.prompts:
+                out.append(_problem(
+                    f, _prompt_path(step, prompt),
+                    f"unreachable: this step's code always stops at its line {line} (a top-level "
+                    "raise or exit) and no prompt asks about that exception, so this prompt "
+                    "cannot be judged; add a `kind: exception` prompt without `expect`",
+                    WARNING))
+        for prompt in step.prompts:
+            if prompt.kind == "choice" and prompt.answer is not None and prompt.choices:
+                if not _choice_index(prompt.answer, prompt.choices):
+                    close = difflib.get_close_matches(prompt.answer, list(prompt.choices), n=1)
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
+                    out.append(_problem(
+                        f, f"{_prompt_path(step, prompt)}.answer",
+                        f"unreachable: the answer {prompt.answer!r} is not one of the choices"
+                        f"{hint}; no learner can pick it", WARNING))
+    return out
+
+
+RULES = (check_answers, check_missing, check_unreachable)
+
+
+def lint_lesson_file(path: Path) -> LintedFile:
+    f = load_for_lint(path)
+    if f.lesson is not None:
+        for rule in RULES:
+            f.problems += rule(f)
+    return f
+
+
+# ------------------------------------------------------------------ many files
+
+
+def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Problem]:
+    try:
+        pack = load_pack(manifest)
+    except LessonError as exc:
+        return list(exc.problems)
+    ids = {f.lesson.id for f in lessons if f.lesson is not None
+           and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents}
+    out = []
+    for lesson_id in pack.lesson_order:
+        if lesson_id not in ids:
+            close = difflib.get_close_matches(lesson_id, sorted(ids), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            out.append(Problem(display_name(manifest), 1, 1, "lessons",
+                               f"{lesson_id!r} names no lesson in this pack{hint}", WARNING))
+    return out
+
+
+def _id_problem(f: LintedFile, other: str) -> Problem:
+    assert f.lesson is not None
+    return _problem(f, "id", f"duplicate lesson id {f.lesson.id!r}: already used by {other}; "
+                    "ids must be unique across all packs (rename one, e.g. with a pack prefix)")
+
+
+def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
+               with_known: bool = True) -> LintReport:
+    """Lint every lesson (and pack.yaml) under `paths`.
+
+    Ids are compared among the linted files and, with `with_known`, against every
+    other lesson tutor would load: the bundled packs, `others` (--path), TUTOR_PATH
+    and packs installed through entry points.
+    """
+    report = LintReport()
+    files: list[Path] = []
+    manifests: list[Path] = []
+    for root in paths:
+        if not root.exists():
+            report.problems.append(Problem(str(root), 1, 1, "", "no such file or directory"))
+            continue
+        if root.is_file() and root.name == PACK_FILE:
+            manifests.append(root)
+            continue
+        if root.is_file() and root.suffix not in SUFFIXES:
+            report.problems.append(Problem(str(root), 1, 1, "",
+                                           "not a lesson file (expected .yaml or .yml)"))
+            continue
+        files += lesson_files(root)
+        if root.is_dir():
+            manifests += sorted(p for p in root.rglob(PACK_FILE) if p.is_file())
+    seen_files: set[Path] = set()
+    linted: list[LintedFile] = []
+    for file in files:
+        if file.resolve() in seen_files:
+            continue
+        seen_files.add(file.resolve())
+        linted.append(lint_lesson_file(file))
+    report.files = len(linted) + len(manifests)
+
+    first: dict[str, LintedFile] = {}
+    for f in linted:
+        if f.lesson is None:
+            continue
+        if f.lesson.id in first:
+            f.problems.append(_id_problem(f, first[f.lesson.id].file))
+        else:
+            first[f.lesson.id] = f
+    if with_known:
+        known = load_catalog(list(others), with_bundled=True, with_env=True)
+        for lesson in known.lessons:
+            f = first.get(lesson.id)
+            if f is not None and Path(lesson.file).resolve() not in seen_files:
+                f.problems.append(_id_problem(f, display_name(Path(lesson.file))))
+
+    for f in linted:
+        report.problems += f.problems
+    for manifest in manifests:
+        report.problems += _pack_problems(manifest, linted)
+    report.problems.sort(key=lambda p: (p.file, p.line, p.col, p.path))
+    return report
