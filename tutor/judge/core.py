@@ -1,0 +1,201 @@
+"""judge() and parse_error(): read the answer, compare by kind, attach feedback."""
+
+from __future__ import annotations
+
+from ..kinds import KINDS
+from . import compare_values as cv
+from . import compare_words as cw
+from .display import display
+from .errors import InvalidPrediction
+from .obs import Obs, is_none, otype, single_number, truncated
+from .outcome import Outcome, correct, incorrect
+from .parse_values import (
+    read_dtype_pred, read_items_pred, read_number_pred, read_shape_pred, read_tensor_pred,
+)  # fmt: skip
+from .parse_words import (
+    read_bool_pred, read_choice_pred, read_exception_pred, read_stdout_pred, read_text_pred,
+    text_key,
+)  # fmt: skip
+from .predictions import (
+    BoolP, ChoiceP, DtypeP, ExcP, NoneP, NumP, Pred, SeqP, ShapeP, StdoutP, TensorP, TextP,
+)  # fmt: skip
+from .pseudo import to_observation
+from .text import clean, short
+from .verdict import JudgeSpec, Status, Verdict
+
+_NATURAL = {
+    "str": "text", "int": "number", "float": "number", "complex": "number", "bool": "bool",
+    "none": "text", "exception": "exception", "size": "shape", "dtype": "dtype",
+    "grad_fn": "text", "device": "text", "module": "text", "object": "text", "list": "list",
+    "tuple": "list", "set": "set", "dict": "set", "tensor": "tensor",
+}  # fmt: skip
+
+
+def parse(spec: JudgeSpec, text: str) -> Pred:
+    """Read `text` as a prediction of `spec.kind`; raises InvalidPrediction."""
+    kind = spec.kind
+    if kind not in KINDS:
+        raise InvalidPrediction(f"This prompt has an unknown kind {kind!r}.")
+    if not isinstance(text, str):
+        raise InvalidPrediction("Type an answer.")
+    if kind == "stdout":
+        return read_stdout_pred(text)
+    if kind == "text":
+        return read_text_pred(text)
+    t = clean(text)
+    if not t:
+        raise InvalidPrediction("Type an answer.")
+    if kind == "number":
+        return read_number_pred(t)
+    if kind == "tensor":
+        return read_tensor_pred(t)
+    if kind in ("bool", "same_storage"):
+        return read_bool_pred(t, same_storage=kind == "same_storage")
+    if kind == "choice":
+        if not spec.choices:
+            raise InvalidPrediction("This prompt has no choices to pick from.")
+        return read_choice_pred(t, spec.choices)
+    if kind in ("set", "list"):
+        return read_items_pred(t)
+    if kind == "shape":
+        return read_shape_pred(t)
+    if kind == "dtype":
+        return read_dtype_pred(t)
+    return read_exception_pred(t)
+
+
+def live_choice(live: Obs, choices: tuple[str, ...]) -> int | None:
+    """Which choice the live value is, judging each choice text by the live
+    value's natural kind."""
+    kinds = [_NATURAL.get(otype(live), "text")]
+    if otype(live) == "tensor" and single_number(live) is not None:
+        kinds.append("number")
+    for i, choice in enumerate(choices):
+        for kind in kinds:
+            try:
+                pred = parse(JudgeSpec(kind=kind), choice)
+            except InvalidPrediction:
+                continue
+            if compare(JudgeSpec(kind=kind), pred, live, choice).status is Status.CORRECT:
+                return i
+        if text_key(choice) == text_key(display(live, "choice")):
+            return i
+    return None
+
+
+def _compare_choice(spec: JudgeSpec, pred: ChoiceP, live: Obs) -> Outcome:
+    exp = display(live, "choice")
+    idx = live_choice(live, spec.choices)
+    chosen = spec.choices[pred.index]
+    if idx is None:
+        return incorrect(f"The live value is {exp}, which is none of the choices.")
+    if idx == pred.index:
+        return correct(f"Right: {chosen}.")
+    same = text_key(spec.choices[idx]) == text_key(exp)
+    return incorrect(f"You chose {chosen}; the live value is {exp}" + ("." if same else
+                     f" ({spec.choices[idx]})."))  # fmt: skip
+
+
+def _by_kind(spec: JudgeSpec, pred: Pred, live: Obs, answer: str) -> Outcome:
+    kind, tol = spec.kind, spec.tolerance
+    if isinstance(pred, NumP):
+        return cv.compare_number(pred, live, tol, answer)
+    if isinstance(pred, TensorP):
+        return cv.compare_tensor(pred, live, tol)
+    if isinstance(pred, SeqP):
+        return cv.compare_items(pred, live, kind, tol)
+    if isinstance(pred, ShapeP):
+        return cv.compare_shape(pred, live)
+    if isinstance(pred, DtypeP):
+        return cv.compare_dtype(pred, live)
+    if isinstance(pred, BoolP):
+        return cw.compare_bool(pred, live, kind)
+    if isinstance(pred, TextP):
+        return cw.compare_text(pred, live)
+    if isinstance(pred, ChoiceP):
+        return _compare_choice(spec, pred, live)
+    if isinstance(pred, ExcP):
+        return cw.compare_exception(pred, live)
+    assert isinstance(pred, StdoutP), pred
+    return cw.compare_stdout(pred, live)
+
+
+def compare(spec: JudgeSpec, pred: Pred, live: Obs, answer: str) -> Outcome:
+    kind = spec.kind
+    if otype(live) == "exception" and kind not in ("exception", "choice"):
+        return incorrect(f"Evaluating the expression raised {display(live)}.")
+    if isinstance(pred, NoneP):
+        if is_none(live):
+            return correct("Right: the live value is None.")
+        return incorrect(f"The live value is {display(live, kind)}, not None.")
+    if is_none(live) and kind not in ("exception", "text", "stdout", "choice"):
+        return incorrect(f"The live value is None, not {short(answer)}.")
+    out = _by_kind(spec, pred, live, answer)
+    if truncated(live) and kind not in ("shape", "dtype") and out.status is not Status.INCORRECT:
+        return incorrect(
+            "The live value was too large to show in full, so I can't confirm your answer "
+            f"(on the part I can see: {out.message})"
+        )
+    return out
+
+
+def _feedback(spec: JudgeSpec, pred: Pred, answer: str) -> str | None:
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    for key, explanation in spec.feedback:
+        try:
+            wrong = parse(base, key)
+        except InvalidPrediction:
+            continue
+        pseudo = to_observation(wrong, spec.choices, spec.kind)
+        if compare(base, pred, pseudo, answer).status is Status.CORRECT:
+            return explanation
+    return None
+
+
+def _answer_text(spec: JudgeSpec, text: str) -> str:
+    if spec.kind == "stdout":
+        return text.strip()
+    try:
+        return clean(text)
+    except InvalidPrediction:
+        return text.strip()
+
+
+def judge_strict(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
+    """`judge` without the safety net (tests call this to see real errors)."""
+    expected = display(live, spec.kind)
+    try:
+        pred = parse(spec, text)
+    except InvalidPrediction as e:
+        return Verdict(Status.INVALID, e.message, expected, text)
+    answer = short(_answer_text(spec, text), 80)
+    out = compare(spec, pred, live, answer)
+    feedback = _feedback(spec, pred, answer) if out.status is not Status.CORRECT else None
+    return Verdict(out.status, out.message, expected, text, out.details, feedback)
+
+
+def judge(spec: JudgeSpec, text: str, live: dict) -> Verdict:
+    """Judge the learner's `text` against the live observation. Never raises."""
+    try:
+        return judge_strict(spec, text, live)
+    except Exception:  # a bug must not crash a lesson: ask the learner again
+        try:
+            expected = display(live, spec.kind)
+        except Exception:
+            expected = "?"
+        return Verdict(
+            Status.INVALID, "Sorry, I could not judge that answer. Try writing it another way.",
+            expected, text if isinstance(text, str) else "",
+        )  # fmt: skip
+
+
+def parse_error(spec: JudgeSpec, text: str) -> str | None:
+    """None if `text` reads as a prediction of `spec.kind`, else the message
+    `judge` would give as invalid."""
+    try:
+        parse(spec, text)
+    except InvalidPrediction as e:
+        return e.message
+    except Exception:
+        return "Sorry, I could not read that answer."
+    return None

@@ -1,0 +1,141 @@
+"""What a learner's answer means, once read: one small type per kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .grammar import Cplx
+from .numbers import NumLit
+
+Leaf = NumLit | Cplx | bool
+
+
+@dataclass(frozen=True)
+class NoneP:
+    """The learner predicted None."""
+
+
+@dataclass(frozen=True)
+class Claims:
+    """Tensor attributes the learner stated explicitly (None: not stated)."""
+
+    requires_grad: bool | None = None
+    grad_fn: str | None = None  # a node name, or "None" for grad_fn=None
+    device: str | None = None
+    is_parameter: bool | None = None
+
+    def any(self) -> bool:
+        return any(v is not None for v in (self.requires_grad, self.grad_fn, self.device,
+                                            self.is_parameter))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class NumP:
+    lit: NumLit | Cplx
+    claims: Claims = Claims()
+
+
+@dataclass(frozen=True)
+class TensorP:
+    shape: tuple[int, ...]
+    leaves: tuple[Leaf, ...]
+    dtype: str | None = None  # stated with dtype=
+    implied: str | None = None  # dtype class the notation implies: float/int/bool/complex
+    claims: Claims = Claims()
+
+
+@dataclass(frozen=True)
+class BoolP:
+    value: bool
+
+
+@dataclass(frozen=True)
+class TextP:
+    token: str  # form noise removed, whitespace collapsed, case kept
+
+
+@dataclass(frozen=True)
+class ChoiceP:
+    index: int  # 0-based
+
+
+@dataclass(frozen=True)
+class SeqP:
+    items: tuple[Pred, ...]
+    kind: str = "list"  # list / tuple / set: how it was written
+
+
+@dataclass(frozen=True)
+class ShapeP:
+    dims: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DtypeP:
+    name: str  # canonical, e.g. float32
+
+
+@dataclass(frozen=True)
+class ExcP:
+    mode: str  # "none" (no error), "any" (it raises), "named"
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class StdoutP:
+    text: str  # as typed, surrounding whitespace removed
+    says_empty: bool = False  # "nothing", "no output", ...
+
+
+Pred = NoneP | NumP | TensorP | BoolP | TextP | ChoiceP | SeqP | ShapeP | DtypeP | ExcP | StdoutP
+
+
+def fmt_shape(dims: tuple[int, ...]) -> str:
+    if len(dims) == 1:
+        return f"({dims[0]},)"
+    return "(" + ", ".join(str(d) for d in dims) + ")"
+
+
+def leaf_text(leaf: Leaf) -> str:
+    if isinstance(leaf, bool):
+        return str(leaf)
+    if isinstance(leaf, Cplx):
+        imag = leaf.imag.text
+        sign = "" if imag.startswith("-") else "+"
+        return f"{leaf.real.text}{sign}{imag}j"
+    return leaf.text
+
+
+def _nested(leaves: tuple[Leaf, ...], shape: tuple[int, ...]) -> str:
+    if not shape:
+        return leaf_text(leaves[0]) if leaves else ""
+    if len(shape) == 1:
+        return "[" + ", ".join(leaf_text(x) for x in leaves) + "]"
+    step = len(leaves) // shape[0] if shape[0] else 0
+    rows = [_nested(leaves[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
+    return "[" + ", ".join(rows) + "]"
+
+
+def pred_text(pred: Pred) -> str:
+    """A prediction written back compactly, for messages."""
+    if isinstance(pred, NoneP):
+        return "None"
+    if isinstance(pred, NumP):
+        return leaf_text(pred.lit)
+    if isinstance(pred, TensorP):
+        return f"tensor({_nested(pred.leaves, pred.shape)})"
+    if isinstance(pred, BoolP):
+        return str(pred.value)
+    if isinstance(pred, TextP):
+        return repr(pred.token)
+    if isinstance(pred, SeqP):
+        return "[" + ", ".join(pred_text(p) for p in pred.items) + "]"
+    if isinstance(pred, ShapeP):
+        return fmt_shape(pred.dims)
+    if isinstance(pred, DtypeP):
+        return f"torch.{pred.name}"
+    if isinstance(pred, ExcP):
+        return {"none": "no error", "any": "it raises"}.get(pred.mode, pred.name)
+    if isinstance(pred, ChoiceP):
+        return f"choice {pred.index + 1}"
+    return pred.text

@@ -1,0 +1,76 @@
+"""Form noise: what is stripped from every answer before it is read."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import MAX_CHARS, InvalidPrediction
+
+NONE_WORDS = frozenset({"none", "null", "nil"})
+
+_CHAR_MAP = str.maketrans(
+    {
+        "\u2212": "-",  # minus sign
+        "\u2013": "-",  # en dash
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u00a0": " ",
+    }
+)
+
+_WS = re.compile(r"\s+")
+
+
+def check_length(text: str) -> None:
+    if len(text) > MAX_CHARS:
+        raise InvalidPrediction(
+            f"That answer is too long ({len(text)} characters; the limit is {MAX_CHARS})."
+        )
+
+
+def normalise_chars(text: str) -> str:
+    """NFKC (full-width digits and brackets become ASCII), unicode minus and
+    curly quotes become ASCII."""
+    return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
+
+
+def strip_noise(text: str) -> str:
+    """Strip surrounding whitespace, one or more layers of surrounding quotes or
+    backticks, and a trailing period."""
+    t = text.strip()
+    while True:
+        if len(t) >= 2 and t[0] == t[-1] == "`":
+            t = t[1:-1].strip()
+        elif len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"" and t[0] not in t[1:-1]:
+            t = t[1:-1].strip()
+        elif t.endswith(".") and not t.endswith(".."):
+            t = t[:-1].rstrip()
+        else:
+            return t
+
+
+def clean(text: str) -> str:
+    """Length check, character normalisation and noise stripping."""
+    check_length(text)
+    t = strip_noise(normalise_chars(text))
+    check_length(t)
+    return t
+
+
+def collapse(text: str) -> str:
+    """Every run of whitespace becomes one space; ends stripped."""
+    return _WS.sub(" ", text).strip()
+
+
+def is_none_word(text: str) -> bool:
+    return text.casefold() in NONE_WORDS
+
+
+def short(text: str, limit: int = 60) -> str:
+    """Shorten `text` for a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
