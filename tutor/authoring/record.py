@@ -1,0 +1,299 @@
+"""`tutor record`: write each prompt's `answer:` from the live value, in place.
+
+The lesson runs through the engine (`LessonRun`); each prompt's live value is
+turned into the text a learner would type with the judge's `notation(live, kind)`
+(guaranteed to be judged correct).  The file is then edited *surgically*: only the
+characters of the answer scalars change (or one `answer:` line is inserted where a
+prompt has none), so comments, key order, blank lines, quoting and indentation
+everywhere else stay byte for byte.  The edited text is re-loaded and each answer
+compared with what was meant before anything is written.
+
+An answer that is already judged correct is left alone (the author's phrasing may
+be deliberate: `0.60`, `tensor([0.6])`); `force=True` rewrites every answer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tutor.lesson.loader import LessonError, display_name, load_lesson, read_text
+from tutor.lesson.model import Lesson, Prompt, Step
+from tutor.lesson.spec import Problem
+
+_NULLS = {"", "~", "null", "Null", "NULL"}
+
+
+@dataclass
+class Change:
+    """One answer to write: `new` replaces `old` (None: the prompt has no answer yet)."""
+
+    step: int
+    prompt: int
+    old: str | None
+    new: str
+    line: int
+    col: int
+
+    @property
+    def path(self) -> str:
+        return f"steps[{self.step}].predict[{self.prompt}].answer"
+
+
+@dataclass
+class RecordResult:
+    file: str
+    changes: list[Change] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    skipped: str | None = None
+    written: bool = False
+    prompts: int = 0
+
+
+# ------------------------------------------------------------------ live values
+
+
+def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
+         timeout: float | None = None) -> RecordResult:
+    """Run `lesson` live; the answers that must change (and the prompts that cannot run)."""
+    from tutor.engine import LessonRun, unmet_requirement
+    from tutor.judge import Status, judge, notation
+
+    name = display_name(Path(lesson.file))
+    result = RecordResult(name)
+    why = unmet_requirement(lesson, kernel.wait_ready())
+    if why:
+        result.skipped = why
+        return result
+    with LessonRun(kernel, lesson, timeout=timeout) as run:
+        for step in lesson.steps:
+            outcome = run.run_step(step)
+            if outcome.failure:
+                result.problems.append(Problem(name, step.pos.line, step.pos.col,
+                                               f"steps[{step.index}]", outcome.failure))
+                break
+            for prompt in step.prompts:
+                result.prompts += 1
+                where = _where(step, prompt)
+                problem = outcome.lesson_problem(prompt)
+                if problem:
+                    result.problems.append(Problem(name, *where, _path(step, prompt),
+                                                   f"cannot record: {problem}"))
+                    continue
+                live = outcome.live(prompt)
+                assert live is not None
+                if (not force and prompt.answer is not None
+                        and judge(prompt.spec, prompt.answer, live).status is Status.CORRECT):
+                    continue
+                new = notation(live, prompt.kind)
+                if new == prompt.answer:
+                    continue
+                result.changes.append(Change(step.index, prompt.index, prompt.answer, new,
+                                             *where))
+    return result
+
+
+def _path(step: Step, prompt: Prompt) -> str:
+    return f"steps[{step.index}].predict[{prompt.index}]"
+
+
+def _where(step: Step, prompt: Prompt) -> tuple[int, int]:
+    pos = prompt.answer_pos or prompt.pos
+    return pos.line, pos.col
+
+
+# ------------------------------------------------------------------ text edits
+
+
+class EditError(Exception):
+    pass
+
+
+def _get(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return k, v
+    return None
+
+
+def _prompt_node(root: yaml.Node, step: int, prompt: int) -> yaml.MappingNode:
+    steps = _get(root, "steps")
+    try:
+        assert steps is not None
+        step_node = steps[1].value[step]
+        predict = _get(step_node, "predict")
+        assert predict is not None
+        node = predict[1].value[prompt]
+    except (AssertionError, IndexError, AttributeError, TypeError):
+        raise EditError(f"steps[{step}].predict[{prompt}] not found in the file") from None
+    if not isinstance(node, yaml.MappingNode):
+        raise EditError(f"steps[{step}].predict[{prompt}] is not a mapping")
+    return node
+
+
+def _plain_ok(text: str, flow: bool) -> bool:
+    if not text or "\n" in text or text != text.strip() or text in _NULLS:
+        return False
+    if flow and any(c in text for c in ",[]{}"):
+        return False
+    try:
+        node = yaml.compose(f"k: {text}\n", Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return False
+    value = node.value[0][1] if isinstance(node, yaml.MappingNode) and node.value else None
+    return isinstance(value, yaml.ScalarNode) and not value.style and value.value == text
+
+
+def _double(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _block_ok(text: str) -> bool:
+    return ("\n" in text and not text.startswith((" ", "\n")) and not text.endswith("\n\n")
+            and all(ch == "\n" or ch == "\t" or ch.isprintable() for ch in text)
+            and "\r" not in text)
+
+
+def _block(text: str, indent: int) -> str:
+    chomp = "" if text.endswith("\n") else "-"
+    lines = text.removesuffix("\n").split("\n")
+    body = "\n".join((" " * indent + line) if line else "" for line in lines)
+    return f"|{chomp}\n{body}\n"
+
+
+def render(text: str, *, style: str | None, flow: bool, indent: int, safe: bool = False) -> str:
+    """The YAML for answer `text`; `style` is the old scalar's ('"', "'", '|', '>', None)."""
+    if safe:
+        return json.dumps(text)
+    if "\n" in text:
+        if not flow and _block_ok(text):
+            return _block(text, indent)
+        return _double(text)
+    if style == "'" and "\n" not in text:
+        return "'" + text.replace("'", "''") + "'"
+    if style == '"':
+        return _double(text)
+    return text if _plain_ok(text, flow) else _double(text)
+
+
+def _line_end(text: str, pos: int) -> int:
+    """The index just after the newline ending the line that holds `pos`."""
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl + 1
+
+
+def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> str:
+    """`text` with every change applied; nothing else in the text is touched."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)  # marks index the text itself
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
+    for ch in changes:
+        node = _prompt_node(root, ch.step, ch.prompt)
+        flow = bool(node.flow_style)
+        key_col = node.value[0][0].start_mark.column if node.value else 0
+        found = _get(node, "answer")
+        if found is not None:
+            key, value = found
+            start, end = value.start_mark.index, value.end_mark.index
+            style = value.style if isinstance(value, yaml.ScalarNode) else None
+            new = render(ch.new, style=style, flow=flow, indent=key_col + 2, safe=safe)
+            if not isinstance(value, yaml.ScalarNode):
+                raise EditError(f"{ch.path} is not a scalar")
+            if start == end:  # `answer:` with nothing after it
+                colon = text.index(":", key.end_mark.index)
+                edits.append((colon + 1, colon + 1, " " + new.removesuffix("\n")))
+                continue
+            if style in ("|", ">"):
+                span = text[start:end]
+                stripped = span.rstrip(" \t\n")
+                tail = span[len(stripped):]
+                tail = tail[tail.find("\n"):] if "\n" in tail else "\n"
+                if new.endswith("\n"):
+                    new = new[:-1]
+                edits.append((start, end, new + tail))
+            else:
+                if new.endswith("\n"):  # a block replacing a one-line scalar
+                    new = new[:-1]
+                edits.append((start, end, new))
+            continue
+        # no `answer:` key: insert one after expect (else kind, else the last key)
+        anchor = _get(node, "expect") or _get(node, "kind") or node.value[-1]
+        value = anchor[1]
+        new = render(ch.new, style=None, flow=flow, indent=key_col + 2, safe=safe)
+        if flow:
+            edits.append((value.end_mark.index, value.end_mark.index, f", answer: {new}"))
+            continue
+        span = text[value.start_mark.index:value.end_mark.index]
+        content_end = value.start_mark.index + len(span.rstrip(" \t\n"))
+        at = _line_end(text, max(content_end - 1, value.start_mark.index))
+        prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
+        line = f"{prefix}{' ' * key_col}answer: {new}"
+        if not line.endswith("\n"):
+            line += "\n"
+        edits.append((at, at, line))
+    out = text
+    for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
+        out = out[:start] + replacement + out[end:]
+    return out
+
+
+def _verify(path: Path, text: str, changes: list[Change]) -> str | None:
+    """Why the edited `text` does not load with exactly the intended answers, or None."""
+    tmp = path.with_name(f".{path.name}.record-tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        lesson = load_lesson(tmp)
+    except LessonError as exc:
+        return str(exc)
+    finally:
+        tmp.unlink(missing_ok=True)
+    for ch in changes:
+        got = lesson.steps[ch.step].prompts[ch.prompt].answer
+        if got != ch.new:
+            return f"{ch.path} reads back as {got!r}, not {ch.new!r}"
+    return None
+
+
+def write_answers(path: Path, changes: list[Change]) -> None:
+    """Edit the file at `path` in place (atomically), keeping everything else as it was."""
+    raw = path.read_bytes()
+    bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
+    text = read_text(path, display_name(path))
+    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    new = apply_changes(text, changes)
+    if _verify(path, new, changes) is not None:
+        new = apply_changes(text, changes, safe=True)
+        why = _verify(path, new, changes)
+        if why is not None:
+            raise EditError(f"the edited file would not read back correctly: {why}")
+    if crlf:
+        new = new.replace("\n", "\r\n")
+    tmp = path.with_name(f".{path.name}.record-new")
+    tmp.write_bytes((bom + new).encode("utf-8"))
+    tmp.replace(path)
+
+
+def record_file(kernel: Any, path: Path, *, check: bool = False, force: bool = False,
+                timeout: float | None = None) -> RecordResult:
+    name = display_name(path)
+    try:
+        lesson = load_lesson(path)
+    except LessonError as exc:
+        return RecordResult(name, problems=list(exc.problems))
+    result = plan(kernel, lesson, force=force, timeout=timeout)
+    if check or not result.changes:
+        return result
+    try:
+        write_answers(path, result.changes)
+    except (EditError, OSError, yaml.YAMLError) as exc:
+        result.problems.append(Problem(name, 1, 1, "", f"answers not written: {exc}"))
+        return result
+    result.written = True
+    return result
+

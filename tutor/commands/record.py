@@ -1,0 +1,88 @@
+"""`tutor record PATH... [--check] [--force]`: write every `answer:` from the live value."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tutor.authoring.record import RecordResult, record_file
+from tutor.kernel import Kernel, KernelError
+from tutor.lesson.catalog import lesson_files
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                        help="lesson files or directories")
+    parser.add_argument("--check", action="store_true",
+                        help="only report answers that differ from the live value (drift) or "
+                        "are missing; write nothing; exit 1 if any")
+    parser.add_argument("--force", action="store_true",
+                        help="rewrite every answer in the canonical notation, even those "
+                        "already judged correct")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="lessons run in parallel (default: number of CPUs)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="time allowed per step (default: the lesson's, else 10)")
+
+
+def _report(result: RecordResult, check: bool) -> None:
+    if result.skipped:
+        print(f"{result.file}: skipped: {result.skipped}")
+    for p in result.problems:
+        print(p)
+    for ch in result.changes:
+        where = f"{result.file}:{ch.line}:{ch.col}: {ch.path}:"
+        if check:
+            if ch.old is None:
+                print(f"{where} missing: the live value is {ch.new} "
+                      f"(`tutor record {result.file}` writes it)")
+            else:
+                print(f"{where} drift: {ch.old} is not judged correct; the live value is "
+                      f"{ch.new} (`tutor record {result.file}` writes it)")
+        elif result.written:
+            was = "was missing" if ch.old is None else f"was {ch.old}"
+            print(f"{where} {ch.new}  ({was})")
+
+
+def run(args: argparse.Namespace) -> int:
+    files: list[Path] = []
+    for root in args.paths:
+        if not root.exists():
+            print(f"{root}: no such file or directory", file=sys.stderr)
+            return 2
+        files += [f for f in lesson_files(root) if f.name != "pack.yaml"]
+    kernel = Kernel()
+    kernel.start()
+    try:
+        kernel.wait_ready()
+    except KernelError as exc:
+        print(f"tutor record: the kernel could not start: {exc}", file=sys.stderr)
+        kernel.shutdown()
+        return 2
+
+    def one(path: Path) -> RecordResult:
+        return record_file(kernel, path, check=args.check, force=args.force,
+                           timeout=args.timeout)
+
+    results = []
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for result in pool.map(one, files):
+                results.append(result)
+                _report(result, args.check)
+    finally:
+        kernel.shutdown()
+    changes = sum(len(r.changes) for r in results)
+    problems = sum(len(r.problems) for r in results)
+    prompts = sum(r.prompts for r in results)
+    if args.check:
+        print(f"tutor record --check: {len(results)} files, {prompts} prompts, "
+              f"{changes} to record, {problems} problems", file=sys.stderr)
+        return 1 if changes or problems else 0
+    written = sum(r.written for r in results)
+    print(f"tutor record: {changes} answers written in {written} of {len(results)} files, "
+          f"{problems} problems", file=sys.stderr)
+    return 1 if problems else 0
