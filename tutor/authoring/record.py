@@ -205,7 +205,13 @@ def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> st
                 raise EditError(f"{ch.path} is not a scalar")
             if start == end:  # `answer:` with nothing after it
                 colon = text.index(":", key.end_mark.index)
-                edits.append((colon + 1, colon + 1, " " + new.removesuffix("\n")))
+                new = " " + new.removesuffix("\n")
+                # `answer:      # comment`: eat the padding so the comment keeps its column
+                gap = len(text[colon + 1:]) - len(text[colon + 1:].lstrip(" "))
+                end = colon + 1
+                if text[colon + 1 + gap:colon + 2 + gap] == "#":
+                    end += max(0, min(gap - 1, len(new)))
+                edits.append((colon + 1, end, new))
                 continue
             if style in ("|", ">"):
                 span = text[start:end]

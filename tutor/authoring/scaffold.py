@@ -32,7 +32,7 @@ steps:
         kind: tensor      # number, tensor, bool, text, choice, set, list, shape,
                           # dtype, exception, same_storage or stdout
         expect: x.grad    # a Python expression, evaluated after the step's code
-        answer:           # empty: `tutor record` writes the live value here
+        answer:           # `tutor record` writes the live value here
         hint: The derivative of x² is 2x.
         explain: |
           `y = x₁² + x₂² + x₃²`, so dy/dxᵢ = 2xᵢ: the gradient is `[2., 4., 6.]`.
