@@ -1,4 +1,9 @@
-"""Find lessons: the bundled packs, `--path` directories and `TUTOR_PATH`.
+"""Find lessons: the bundled packs, `--path` directories, `TUTOR_PATH` and installed packs.
+
+An installed pack is a Python distribution declaring an entry point in the group
+`tutor.lessons`; its value is either a module (`mypack.lessons`: the lessons are in
+the module's directory, or in a `lessons/` directory inside it; the module is
+located, not imported) or a callable (`mypack:lesson_dir`) returning the directory.
 
 A PATH may be a lesson file or a directory searched at any depth for `*.yaml` /
 `*.yml` files.  A directory holding a `pack.yaml` manifest is a pack; lessons in a
@@ -19,6 +24,7 @@ from tutor.lesson.spec import Problem
 
 PACK_FILE = "pack.yaml"
 SUFFIXES = (".yaml", ".yml")
+ENTRY_POINT_GROUP = "tutor.lessons"
 
 
 def bundled_dir() -> Path:
@@ -31,6 +37,39 @@ def bundled_dir() -> Path:
 def env_paths() -> list[Path]:
     raw = os.environ.get("TUTOR_PATH", "")
     return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
+
+
+def entry_point_paths() -> tuple[list[tuple[Path, str]], list[LessonError]]:
+    """Lesson directories of installed packs (entry point group `tutor.lessons`)."""
+    import importlib.util
+    from importlib.metadata import entry_points
+
+    found: list[tuple[Path, str]] = []
+    errors: list[LessonError] = []
+    seen: set[str] = set()
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+        if ep.name in seen:
+            continue
+        seen.add(ep.name)
+        dist = getattr(ep, "dist", None)
+        source = f"entry point {ep.name}" + (f" from {dist.name}" if dist is not None else "")
+        try:
+            if ep.attr:  # a callable returning the directory
+                path = Path(ep.load()())
+            else:  # a module: find its directory without importing it
+                spec = importlib.util.find_spec(ep.module)
+                if spec is None:
+                    raise ImportError(f"no module named {ep.module!r}")
+                locations = list(spec.submodule_search_locations or ())
+                path = Path(locations[0]) if locations else Path(spec.origin or "").parent
+                if (path / "lessons").is_dir():
+                    path = path / "lessons"
+        except Exception as exc:  # noqa: BLE001 - a broken pack must not stop the catalog
+            errors.append(LessonError.at(source, f"cannot find the lessons of {ep.value!r}: "
+                                         f"{type(exc).__name__}: {exc}"))
+            continue
+        found.append((path, source))
+    return found, errors
 
 
 def lesson_files(root: Path) -> list[Path]:
@@ -87,7 +126,8 @@ def _pack_for(path: Path, root: Path, catalog: Catalog, source: str) -> Pack:
 
 def load_catalog(paths: Sequence[Path] | None = None, *, with_env: bool = True,
                  with_bundled: bool | None = None) -> Catalog:
-    """Load lessons from `paths` (default: the bundled lessons) plus TUTOR_PATH.
+    """Load lessons from `paths` (default: the bundled lessons) plus, with `with_env`,
+    TUTOR_PATH and the packs installed through entry points.
 
     Ids must be unique: a second lesson with an id already seen is reported as an
     error at its `id:` line and left out.
@@ -95,9 +135,12 @@ def load_catalog(paths: Sequence[Path] | None = None, *, with_env: bool = True,
     roots: list[tuple[Path, str]] = [(Path(p), "path") for p in paths or ()]
     if with_bundled if with_bundled is not None else not paths:
         roots.insert(0, (bundled_dir(), "bundled"))
+    catalog = Catalog()
     if with_env:
         roots += [(p, "TUTOR_PATH") for p in env_paths()]
-    catalog = Catalog()
+        installed, errors = entry_point_paths()
+        roots += installed
+        catalog.errors += errors
     seen: dict[str, Lesson] = {}
     for root, source in roots:
         if not root.exists():
