@@ -165,6 +165,7 @@ class PromptCheck:
     expected: str | None  # the live value, as displayed to a learner
     message: str
     ask: str = ""
+    live: dict[str, Any] | None = None  # the raw observation (for `check --repeat`)
 
     def record(self) -> dict[str, Any]:
         return {"type": "prompt", "lesson": self.lesson, "file": self.file, "step": self.step,
@@ -189,10 +190,10 @@ class LessonCheck:
 
 
 def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> PromptCheck:
-    base = dict(lesson=lesson.id, file=str(lesson.file), step=outcome.step.index,
-                prompt=prompt.index, line=prompt.pos.line, ask=prompt.ask)
-    problem = outcome.lesson_problem(prompt)
     live = outcome.live(prompt)
+    base = dict(lesson=lesson.id, file=str(lesson.file), step=outcome.step.index,
+                prompt=prompt.index, line=prompt.pos.line, ask=prompt.ask, live=live)
+    problem = outcome.lesson_problem(prompt)
     expected = display(live, prompt.kind) if live is not None and not outcome.failure else None
     if problem:
         return PromptCheck(**base, passed=False, verdict="error", answer=prompt.answer,

@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="lessons run in parallel (default: number of CPUs)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run each lesson N times and flag prompts whose live value "
+                        "changes between runs")
 
 
 def _line(check: LessonCheck) -> str:
@@ -75,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
     print_problems(catalog.errors, file=progress)
 
     def one(lesson):  # noqa: ANN001, ANN202
+        if args.repeat > 1:
+            from tutor.authoring.repeat import check_repeated
+
+            return check_repeated(kernel, lesson, args.repeat, timeout=args.timeout)
         return check_lesson(kernel, lesson, timeout=args.timeout)
 
     checks: list[LessonCheck] = []
