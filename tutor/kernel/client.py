@@ -347,6 +347,14 @@ class Session:
     def observe(self, expr: str, timeout: float | None = 10.0) -> dict[str, Any]:
         return self.request("observe", timeout, expr=expr)["observation"]
 
+    def inspect(self, what: str, expr: str | None = None,
+                timeout: float | None = 10.0) -> dict[str, Any]:
+        """Plain data for a picture (`what`: graph, storage or tree; see tutor.pictures).
+
+        An expression that fails gives an `exception` observation instead.
+        """
+        return self.request("inspect", timeout, what=what, expr=expr)["picture"]
+
     def interrupt(self) -> None:
         """Ask running code to stop (KeyboardInterrupt); safe to call from any thread."""
         try:

@@ -6,6 +6,7 @@ is unavailable).  It imports torch.  Requests (JSON objects with an `op`):
 * `run`   {code, step, prompts: [{kind, expect}]} -> {stdout, stderr, error, observations}
 * `repl`  {code} -> {stdout, stderr, value, error}
 * `observe` {expr} -> {observation}
+* `inspect` {what: graph|storage|tree, expr} -> {picture} (see tutor/kernel/inspect.py)
 * `bye`   -> the process exits
 
 Every reply echoes the request's `id`.  A SIGINT interrupts running code (it
@@ -192,9 +193,34 @@ class LessonSession:
             return {"observation": obs.exception(error)}
         return result
 
+    def inspect(self, req: dict[str, Any]) -> dict[str, Any]:
+        from tutor.kernel import inspect as look
+
+        what, expr = req.get("what"), req.get("expr")
+        result: dict[str, Any] = {}
+
+        def evaluate() -> None:
+            value = (eval(compile(expr, "<inspect>", "eval"), self.namespace)
+                     if expr else None)
+            if what == "graph" and expr:
+                result["picture"] = look.graph(value, expr, self.namespace, self.observer)
+            elif what == "tree" and expr:
+                result["picture"] = look.tree(value, expr, self.namespace)
+            elif what == "storage":
+                result["picture"] = look.storage(self.namespace, self.observer, value, expr)
+            else:
+                raise look.InspectError(f"inspect: cannot draw {what!r} of {expr!r}")
+
+        error = self._execute(evaluate)
+        self._outputs()
+        if error is not None:
+            return {"picture": obs.exception(error)}
+        return result
+
     def serve(self) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        handlers = {"run": self.run, "repl": self.repl, "observe": self.observe}
+        handlers = {"run": self.run, "repl": self.repl, "observe": self.observe,
+                    "inspect": self.inspect}
         while True:
             try:
                 req = self.channel.recv()
