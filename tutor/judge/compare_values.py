@@ -127,7 +127,7 @@ def compare_tensor(p: TensorP, live: Obs, tol: Tolerance | None) -> Outcome:
     if problems:
         lead = "Values right, but " if values_ok else "Not quite: "
         return incorrect(f"{lead}{'; '.join(problems)}. The live value is {exp}.", *details)
-    if p.implied and p.implied != dtypes.dtype_class(live_dtype):
+    if not p.dtype and p.implied and p.implied != dtypes.dtype_class(live_dtype):
         return partial(f"Right values; only the dtype differs: live is {live_dtype}.")
     return correct(f"Right: the live value is {exp}.")
 

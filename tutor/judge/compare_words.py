@@ -143,7 +143,8 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
     want = collapse(live_text)
     shown = short(want, 200) if want else "nothing"
     forms = [collapse(v) for v in _variants(p.text, live_text)]
-    if want in forms or (p.says_empty and not want):
+    says_none = collapse(strip_noise(p.text)).casefold() in NONE_WORDS
+    if want in forms or (p.says_empty and not want) or (says_none and want == "None"):
         return correct(f"Right: it printed {shown}.")
     if truncated(live) and any(f.startswith(want) for f in forms):
         return incorrect("The output was too long to show in full, so I can't confirm the rest.")

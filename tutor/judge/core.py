@@ -70,6 +70,8 @@ def live_choice(live: Obs, choices: tuple[str, ...]) -> int | None:
     kinds = [_NATURAL.get(otype(live), "text")]
     if otype(live) == "tensor" and single_number(live) is not None:
         kinds.append("number")
+    if otype(live) == "none":
+        kinds.append("exception")  # "no error"
     for i, choice in enumerate(choices):
         for kind in kinds:
             try:

@@ -116,7 +116,7 @@ def matches(pred: NumLit, live: int | float, tol: Tolerance | None = None) -> bo
         return p == live
     diff = abs(p - live)
     if tol is not None:
-        return diff <= tol.atol + tol.rtol * abs(live)
+        return diff <= tol.atol + tol.rtol * abs(live) + _eps(p, live)
     if pred.is_int and isinstance(live, int):
         return p == live
     if diff <= ATOL + RTOL * abs(live):
@@ -133,9 +133,12 @@ def rounds_to(pred: NumLit, live: int | float) -> bool:
         bound = 0.5 * 10.0 ** (-pred.decimals)
     except OverflowError:
         return True
-    p = float(pred.value)
-    eps = 4 * math.ulp(max(abs(p), abs(float(live))))
-    return abs(p - live) <= bound * (1 + 1e-9) + eps
+    return abs(pred.value - live) <= bound * (1 + 1e-9) + _eps(pred.value, live)
+
+
+def _eps(p: int | float, live: int | float) -> float:
+    """Slack for binary floats: typed decimals are not exact in binary."""
+    return 4 * math.ulp(max(abs(float(p)), abs(float(live))))
 
 
 def hint(pred: NumLit, live: int | float) -> str | None:

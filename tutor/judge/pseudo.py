@@ -12,6 +12,7 @@ from .grammar import Cplx
 from .numbers import NumLit
 from .obs import Obs
 from .parse_words import BUILTIN_MRO
+from .text import NONE_WORDS
 from .predictions import (
     BoolP, ChoiceP, DtypeP, ExcP, Leaf, NoneP, NumP, Pred, SeqP, ShapeP, StdoutP, TensorP, TextP,
 )  # fmt: skip
@@ -80,6 +81,8 @@ def to_observation(pred: Pred, choices: tuple[str, ...] = (), kind: str = "") ->
     if isinstance(pred, BoolP):
         return {"type": "bool", "value": pred.value}
     if isinstance(pred, TextP):
+        if pred.token.casefold() in NONE_WORDS:
+            return {"type": "none"}
         return {"type": "str", "value": pred.token}
     if isinstance(pred, ChoiceP):
         return {"type": "str", "value": choices[pred.index]}

@@ -1,0 +1,154 @@
+"""Kind `number`: forms a learner may type, and the number rule."""
+
+from __future__ import annotations
+
+import pytest
+from judge_obs import INV, NONE, C, X, b, f, i, s, status, t
+
+from tutor.judge import JudgeSpec, Tolerance, judge, parse_error
+
+F32_06 = 0.6000000238418579  # float32(0.6)
+LN5 = 1.6094379425048828  # float32(ln 5), q.grad in the DIGEST
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["0.6", ".6", "6e-1", "6E-1", "0.60", "0.6000", " 0.6 ", "'0.6'", "`0.6`", "0.6.",
+     "tensor(0.6000)", "tensor(0.6)", "torch.tensor(0.6000)", "tensor([0.6])", "[0.6]",
+     "tensor(0.6000, requires_grad=False)", "+0.6", "3/5", "\uff10.\uff16", '"0.6"'],
+)  # fmt: skip
+def test_forms_accepted_for_0_6(text: str) -> None:
+    assert status("number", text, f(F32_06)) is C, text
+
+
+@pytest.mark.parametrize(
+    ("text", "live", "expected"),
+    [
+        # the DIGEST values
+        ("0.6", f(F32_06), C),
+        ("1.2", f(1.2000000476837158), C),
+        ("1.6094", f(LN5), C),
+        ("1.61", f(LN5), C),
+        ("1.6", f(LN5), C),
+        ("1.609", f(LN5), C),
+        ("1.60", f(LN5), X),
+        ("4.8283", f(4.828313827514648), C),
+        ("4.83", f(4.828313827514648), C),
+        ("4.82", f(4.828313827514648), X),
+        ("-4.0", f(-4.0), C),
+        ("-4", f(-4.0), C),
+        ("4", f(-4.0), X),
+        ("0.008", f(0.00800000037997961), C),
+        ("0.0080", f(0.00800000037997961), C),
+        ("8e-3", f(0.00800000037997961), C),
+        ("9.6566", f(9.656627655029297), C),
+        ("9.66", f(9.656627655029297), C),
+        ("9.65", f(9.656627655029297), X),
+        ("116.3565", f(116.35649871826172), C),
+        # precision rule
+        ("0.61", f(F32_06), X),
+        ("1", f(1.2), X),
+        ("1.0", f(1.2), X),
+        ("12", f(12.3), C),
+        ("5", f(5.0), C),
+        ("5.0", i(5), C),
+        ("5", i(5), C),
+        ("6", i(5), X),
+        ("5.4", i(5), X),
+        ("1e3", i(1000), C),
+        ("1_000", i(1000), C),
+        ("0.0", f(1e-7), C),
+        ("0.000", f(0.004), X),
+        ("1/3", f(0.3333333432674408), C),
+        ("1/3", f(0.34), X),
+        # specials
+        ("nan", f("nan"), C),
+        ("NaN", f("nan"), C),
+        ("nan", f(1.0), X),
+        ("1.0", f("nan"), X),
+        ("inf", f("inf"), C),
+        ("-inf", f("-inf"), C),
+        ("inf", f("-inf"), X),
+        ("float('inf')", f("inf"), C),
+        ("torch.inf", f("inf"), C),
+        # unicode minus
+        ("\u22124.0", f(-4.0), C),
+        # live 0-d and one-element tensors, bools
+        ("0.6", t(F32_06, []), C),
+        ("tensor(0.6000)", t(F32_06, []), C),
+        ("0.6", t([F32_06], [1]), C),
+        ("1", b(True), C),
+        ("True", b(True), C),
+        ("0", b(True), X),
+    ],
+)
+def test_number_rule(text: str, live: dict, expected: object) -> None:
+    assert status("number", text, live) is expected, (text, live)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "abc", "0.6 0.7", "[1, 2]", "1..2", "--1", "0.6x", "tensor(", "1/0", "1.5/2",
+     "1" * 51, "1e999", "1e-999", "'", "yes"],
+)  # fmt: skip
+def test_invalid_numbers(text: str) -> None:
+    assert status("number", text, f(1.0)) is INV, text
+    assert parse_error(JudgeSpec("number"), text)
+
+
+def test_messages_say_what_differs() -> None:
+    v = judge(JudgeSpec("number"), "0.61", f(F32_06))
+    assert v.message == "You said 0.61; the live value is 0.6000."
+    assert v.expected == "0.6000"
+    assert v.answer == "0.61"
+    assert any("0.60" in d for d in v.details)
+    v = judge(JudgeSpec("number"), "1", f(1.2000000476837158))
+    assert "significant digit" in " ".join(v.details)
+    v = judge(JudgeSpec("number"), "[1, 2]", f(1.0))
+    assert "one number" in v.message and "2 values" in v.message
+
+
+def test_tolerance_replaces_rule() -> None:
+    spec = JudgeSpec("number", tolerance=Tolerance(rtol=0.0, atol=0.1))
+    assert judge(spec, "1.1", f(1.2)).passed
+    assert judge(spec, "1", f(1.2)).status is X  # 0.2 > 0.1
+    assert judge(spec, "1.3", f(1.2)).passed
+    tight = JudgeSpec("number", tolerance=Tolerance(rtol=0.0, atol=0.0))
+    assert not judge(tight, "0.6", f(F32_06)).passed  # default rule would accept
+    assert judge(tight, "nan", f("nan")).passed
+    rel = JudgeSpec("number", tolerance=Tolerance(rtol=0.1))
+    assert judge(rel, "105", f(100.0)).passed
+    assert not judge(rel, "111", f(100.0)).passed
+
+
+def test_claims_on_a_live_tensor() -> None:
+    live = t(F32_06, [], requires_grad=True, grad_fn="MulBackward0", is_leaf=False)
+    assert status("number", "tensor(0.6000, grad_fn=<MulBackward0>)", live) is C
+    v = judge(JudgeSpec("number"), "tensor(0.6000, grad_fn=<LogBackward0>)", live)
+    assert v.status is X and "grad_fn is MulBackward0, not LogBackward0" in v.message
+    assert status("number", "tensor(0.6000, requires_grad=False)", live) is X
+
+
+def test_live_value_not_a_number() -> None:
+    v = judge(JudgeSpec("number"), "3", t([3.0, 1.0], [2]))
+    assert v.status is X and "shape (2,)" in v.message
+    v = judge(JudgeSpec("number"), "3", s("3"))
+    assert v.status is X and "not a number" in v.message
+
+
+def test_complex() -> None:
+    live = {"type": "complex", "real": 1.0, "imag": -2.0}
+    assert status("number", "1-2j", live) is C
+    assert status("number", "(1-2j)", live) is C
+    assert status("number", "1+2j", live) is X
+    assert status("number", "1", live) is X
+    assert status("number", "2j", {"type": "complex", "real": 0.0, "imag": 2.0}) is C
+
+
+def test_none() -> None:
+    assert status("number", "None", NONE) is C
+    assert status("number", "null", NONE) is C
+    v = judge(JudgeSpec("number"), "0.6", NONE)
+    assert v.status is X and v.message == "The live value is None, not 0.6."
+    v = judge(JudgeSpec("number"), "none", f(F32_06))
+    assert v.status is X and "0.6000, not None" in v.message

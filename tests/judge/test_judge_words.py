@@ -1,0 +1,255 @@
+"""Kinds bool, same_storage, text, choice, exception and stdout."""
+
+from __future__ import annotations
+
+import pytest
+from judge_obs import INV, NONE, C, X, b, exc, f, i, s, status, t
+
+from tutor.judge import JudgeSpec, judge
+
+# ---- bool ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["True", "true", "yes", "Yes.", "y", "1", "yep", "yes, it is", "'True'", "`True`",
+     "tensor(True)", "TRUE", "yeah"],
+)  # fmt: skip
+def test_bool_true_forms(text: str) -> None:
+    assert status("bool", text, b(True)) is C, text
+    assert status("bool", text, b(False)) is X, text
+
+
+@pytest.mark.parametrize(
+    "text", ["False", "false.", "no", "n", "0", "nope", "No, it is not", "nah", "tensor(False)"]
+)
+def test_bool_false_forms(text: str) -> None:
+    assert status("bool", text, b(False)) is C, text
+
+
+@pytest.mark.parametrize("text", ["maybe", "2", "it depends", "1.5", "", "shared"])
+def test_bool_invalid(text: str) -> None:
+    assert status("bool", text, b(True)) is INV, text
+
+
+def test_bool_message_and_live_forms() -> None:
+    v = judge(JudgeSpec("bool"), "yes", b(False))
+    assert v.message == "You said True; the live value is False." and v.expected == "False"
+    assert status("bool", "True", t(True, [], dtype="bool")) is C
+    assert status("bool", "False", i(0)) is C
+    assert status("bool", "None", NONE) is C
+    assert status("bool", "no", NONE) is X
+
+
+# ---- same_storage ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["yes", "yes, same memory", "same memory", "shared", "they share", "shares storage",
+     "same storage", "True", "it's a view", "not a copy", "no copy is made", "no new memory",
+     "yep", "they share memory."],
+)  # fmt: skip
+def test_same_storage_yes(text: str) -> None:
+    assert status("same_storage", text, b(True)) is C, text
+    assert status("same_storage", text, b(False)) is X, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no", "no, two storages", "separate", "different memory", "copy", "a copy", "not shared",
+     "don't share", "they do not share", "doesn't share memory", "two storages", "False",
+     "nope", "not the same memory", "it's a clone", "no."],
+)  # fmt: skip
+def test_same_storage_no(text: str) -> None:
+    assert status("same_storage", text, b(False)) is C, text
+    assert status("same_storage", text, b(True)) is X, text
+
+
+def test_same_storage_messages() -> None:
+    v = judge(JudgeSpec("same_storage"), "no", b(True))
+    assert v.expected == "yes"
+    assert v.message == "You said no; they share memory (one storage)."
+    assert status("same_storage", "banana", b(True)) is INV
+
+
+# ---- text ------------------------------------------------------------------
+
+GRAD_FN = {"type": "grad_fn", "name": "LogBackward0"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["LogBackward0", "logbackward0", "'LogBackward0'", "`LogBackward0`", "LogBackward0.",
+     "<LogBackward0 object at 0x7f3a2c1d5e80>", "<LogBackward0>", "grad_fn=<LogBackward0>",
+     "  LogBackward0  "],
+)  # fmt: skip
+def test_text_grad_fn_forms(text: str) -> None:
+    assert status("text", text, GRAD_FN) is C, text
+
+
+def test_text_old_name_is_wrong() -> None:
+    v = judge(JudgeSpec("text"), "LogBackward", GRAD_FN)
+    assert v.status is X
+    assert v.message == "You said LogBackward; the live value is LogBackward0."
+    assert "LogBackward0" in v.details[0]
+
+
+def test_text_other_live_types() -> None:
+    assert status("text", "float32", {"type": "dtype", "value": "float32"}) is C
+    assert status("text", "torch.float", {"type": "dtype", "value": "float32"}) is C
+    assert status("text", "torch.float64", {"type": "dtype", "value": "float32"}) is X
+    assert status("text", "MulBackward0", s("MulBackward0")) is C
+    assert status("text", "Linear", {"type": "module", "class": "Linear", "repr": "Linear()"}) is C
+    assert status("text", "nn.Linear", {"type": "module", "class": "Linear", "repr": "x"}) is C
+    assert status("text", "cpu", {"type": "device", "value": "cpu"}) is C
+    assert status("text", "device(type='cpu')", {"type": "device", "value": "cpu"}) is C
+    assert status("text", "None", NONE) is C
+    assert status("text", "LogBackward0", NONE) is X
+    assert status("text", "None", s("None")) is C
+    assert status("text", "None", GRAD_FN) is X
+    assert status("text", "1.5", f(1.5)) is C
+    assert status("text", "", GRAD_FN) is INV
+
+
+# ---- choice ----------------------------------------------------------------
+
+CHOICES = ("powModel, logModel", "logModel, powModel", "nothing")
+
+
+@pytest.mark.parametrize(
+    "text", ["powModel, logModel", "POWMODEL, LOGMODEL", "1", "a", "(a)", "1)", "option 1", "'a'"]
+)
+def test_choice_forms(text: str) -> None:
+    assert status("choice", text, s("powModel, logModel"), choices=CHOICES) is C, text
+    assert status("choice", text, s("logModel, powModel"), choices=CHOICES) is X, text
+
+
+def test_choice_invalid_lists_the_choices() -> None:
+    v = judge(JudgeSpec("choice", choices=CHOICES), "4", s("nothing"))
+    assert v.status is INV
+    assert v.message == "Pick one of: 1) powModel, logModel; 2) logModel, powModel; 3) nothing."
+    assert status("choice", "d", s("nothing"), choices=CHOICES) is INV
+
+
+def test_choice_by_meaning_of_the_live_value() -> None:
+    nums = ("0.6", "1.2", "1.6094")
+    assert status("choice", "2", f(1.2000000476837158), choices=nums) is C
+    assert status("choice", "1.2", f(1.2000000476837158), choices=nums) is C
+    assert status("choice", ".6", f(0.6000000238418579), choices=nums) is C
+    yn = ("yes", "no")
+    assert status("choice", "b", b(False), choices=yn) is C
+    errs = ("no error", "RuntimeError", "IndexError")
+    assert status("choice", "RuntimeError", exc("RuntimeError"), choices=errs) is C
+    assert status("choice", "1", NONE, choices=errs) is C
+    v = judge(JudgeSpec("choice", choices=yn), "yes", s("maybe"))
+    assert v.status is X and "none of the choices" in v.message
+    v = judge(JudgeSpec("choice", choices=errs), "1", exc("RuntimeError", "boom"))
+    assert v.message == "You chose no error; the live value is RuntimeError: boom (RuntimeError)."
+
+
+def test_choice_without_choices_is_invalid() -> None:
+    assert status("choice", "1", s("x")) is INV
+
+
+# ---- exception -------------------------------------------------------------
+
+RT = exc("RuntimeError", "Trying to backward through the graph a second time")
+IDX = exc("IndexError", "list index out of range", ["IndexError", "LookupError", "Exception",
+                                                    "BaseException"])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["RuntimeError", "runtimeerror", "raises RuntimeError", "it raises a RuntimeError",
+     "RuntimeError: whatever message", "`RuntimeError`", "RuntimeError.",
+     "torch.RuntimeError", "RuntimeError('x')", "a RuntimeError is raised"],
+)  # fmt: skip
+def test_exception_named(text: str) -> None:
+    assert status("exception", text, RT) is C, text
+    assert status("exception", text, IDX) is X, text
+    assert status("exception", text, NONE) is X, text
+
+
+@pytest.mark.parametrize(
+    "text", ["error", "it raises", "raises", "an error", "exception", "it fails", "Error", "yes"]
+)
+def test_exception_generic(text: str) -> None:
+    v = judge(JudgeSpec("exception"), text, RT)
+    assert v.status is C, text
+    assert "RuntimeError" in v.message
+    assert status("exception", text, NONE) is X
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no error", "none", "None", "nothing", "no", "works", "no exception", "runs fine",
+     "it runs without error", "doesn't raise", "it works fine", "null"],
+)  # fmt: skip
+def test_exception_none(text: str) -> None:
+    v = judge(JudgeSpec("exception"), text, NONE)
+    assert v.status is C, text
+    v = judge(JudgeSpec("exception"), text, RT)
+    assert v.status is X
+    assert v.message.startswith("It raised RuntimeError: Trying to backward")
+
+
+def test_exception_base_class_from_mro() -> None:
+    for text in ["LookupError", "Exception"]:
+        v = judge(JudgeSpec("exception"), text, IDX)
+        assert v.status is C, text
+        assert "the exact type is IndexError" in v.message
+    v = judge(JudgeSpec("exception"), "KeyError", IDX)
+    assert v.status is X and v.message == "It raised IndexError, not KeyError."
+
+
+def test_exception_display_and_invalid() -> None:
+    v = judge(JudgeSpec("exception"), "no error", NONE)
+    assert v.expected == "no error"
+    assert judge(JudgeSpec("exception"), "x", RT).expected.startswith("RuntimeError: Trying")
+    v = judge(JudgeSpec("exception"), "LogBackward0", RT)
+    assert v.status is INV and "doesn't look like an exception" in v.message
+    assert status("exception", "banana split", RT) is INV
+    assert status("exception", "KeyboardInterrupt", exc("KeyboardInterrupt")) is C
+    assert status("exception", "StopIteration", exc("StopIteration")) is C
+
+
+# ---- stdout ----------------------------------------------------------------
+
+
+def test_stdout_whitespace_and_newlines() -> None:
+    live = s("tensor([1.])\ntensor([2.])\n")
+    for text in ["tensor([1.]) tensor([2.])", "tensor([1.])\\ntensor([2.])",
+                 "  tensor([1.])\n\n   tensor([2.])  ", "'tensor([1.]) tensor([2.])'"]:  # fmt: skip
+        assert status("stdout", text, live) is C, text
+    v = judge(JudgeSpec("stdout"), "tensor([1.]) tensor([3.])", live)
+    assert v.status is X and "character 22" in v.details[0]
+
+
+def test_stdout_substance_matters() -> None:
+    live = s("tensor([1], dtype=torch.int32)")
+    assert status("stdout", "tensor([1.])", live) is X
+    assert status("stdout", "Tensor([1], dtype=torch.int32)", live) is X
+    assert status("stdout", "tensor([1], dtype=torch.int32)", live) is C
+
+
+def test_stdout_quotes_and_periods_only_when_not_printed() -> None:
+    assert status("stdout", "'hi'", s("'hi'")) is C
+    assert status("stdout", "hi", s("'hi'")) is X
+    assert status("stdout", "'hi'", s("hi")) is C
+    assert status("stdout", "done.", s("done")) is C
+    assert status("stdout", "done", s("done.")) is X
+
+
+def test_stdout_nothing() -> None:
+    for text in ["nothing", "(nothing)", "no output", "None"]:
+        assert status("stdout", text, s("")) is C, text
+    assert status("stdout", "None", s("None\n")) is C
+    assert status("stdout", "nothing", s("x")) is X
+    assert status("stdout", "   ", s("")) is INV
+
+
+def test_stdout_truncated() -> None:
+    live = {"type": "str", "value": "a" * 50, "truncated": True}
+    v = judge(JudgeSpec("stdout"), "a" * 60, live)
+    assert v.status is X and "can't confirm" in v.message
