@@ -72,6 +72,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the kernel in the background (torch loads) if any prompt will run."""
+    if session.config.option.collectonly:
+        return
     if any(isinstance(item, PromptItem) for item in session.items):
         _kernel(session.config, wait=False)
 
