@@ -40,6 +40,7 @@ _ID = re.compile(r"^id\s*:", re.MULTILINE)
 _STEPS = re.compile(r"^steps\s*:", re.MULTILINE)
 
 _kernel_key = pytest.StashKey["Kernel | None"]()
+_borrowed_key = pytest.StashKey[bool]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -80,9 +81,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     kernel = config.stash.get(_kernel_key, None)
-    if kernel is not None:
+    if kernel is not None and not config.stash.get(_borrowed_key, False):
         kernel.shutdown()
-        config.stash[_kernel_key] = None
+    config.stash[_kernel_key] = None
+
+
+def use_kernel(config: pytest.Config, kernel: Kernel) -> None:
+    """Run lessons in `kernel` (already started, owned by the caller) instead of a new one.
+
+    For embedding, e.g. tests that run pytest in-process with a kernel they share.
+    """
+    config.stash[_kernel_key] = kernel
+    config.stash[_borrowed_key] = True
 
 
 def _kernel(config: pytest.Config, *, wait: bool = True) -> Kernel:
@@ -187,11 +197,16 @@ class PromptItem(pytest.Item):
             pytest.skip(f"{check.lesson}: {check.reason}")
         mine = self._mine(check)
         if mine is None:
-            where = f"{check.file}:{check.line}"
+            from tutor.lesson.loader import display_name
+
+            where = f"{display_name(Path(check.file))}:{check.line}"
             raise PromptFailed(f"{where}: {check.lesson}: this prompt was not checked: "
                                f"{check.reason or 'the lesson stopped before it'}")
         if not mine.passed:
-            lines = [f"{mine.file}:{mine.line}: {mine.lesson} step {mine.step} prompt "
+            from tutor.lesson.loader import display_name
+
+            lines = [f"{display_name(Path(mine.file))}:{mine.line}: {mine.lesson} step "
+                     f"{mine.step} prompt "
                      f"{mine.prompt}: {mine.ask.strip()}",
                      f"  answer: {mine.answer if mine.answer is not None else '(none)'}"]
             if mine.expected is not None:

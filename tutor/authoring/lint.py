@@ -25,7 +25,8 @@ warnings
                 and that does not ask about that exception (a prompt of kind
                 `exception` without `expect`): the run stops there, so neither that
                 step's prompts nor any later step's are ever asked;
-              - a `choice` prompt whose reference answer is not one of its choices.
+              (A `choice` answer that is not one of the choices is an `answer`
+              error: the judge cannot read it.)
   pack-order  a pack.yaml `lessons:` entry naming no lesson in the pack.
 
 `--strict` turns warnings into errors.
@@ -39,7 +40,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tutor.kinds import KINDS
 from tutor.lesson import format as fmt
 from tutor.lesson.catalog import PACK_FILE, SUFFIXES, lesson_files, load_catalog
 from tutor.lesson.loader import (
@@ -114,13 +114,13 @@ def _problem(f: LintedFile, path: str, message: str, severity: str = ERROR) -> P
     return Problem(f.file, line, col, path, message, severity)
 
 
-def _example(kind: str) -> str:
-    doc = KINDS.get(kind, "")
-    return f" ({kind}: {doc})" if doc else ""
-
-
 def _prompt_path(step: Step, prompt: Prompt) -> str:
     return f"steps[{step.index}].predict[{prompt.index}]"
+
+
+def _why(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def check_answers(f: LintedFile) -> list[Problem]:
@@ -131,24 +131,26 @@ def check_answers(f: LintedFile) -> list[Problem]:
     for step, prompt in f.lesson.prompts:
         base = _prompt_path(step, prompt)
         spec = prompt.spec
+        kind = prompt.kind
         if prompt.answer is not None:
             why = parse_error(spec, prompt.answer)
             if why:
-                out.append(_problem(f, f"{base}.answer", f"the judge cannot read {prompt.answer!r} "
-                                    f"as a {prompt.kind} answer: {why}{_example(prompt.kind)}; "
-                                    f"`tutor record {f.file}` writes it from the live value"))
+                out.append(_problem(f, f"{base}.answer", f"the judge cannot read "
+                                    f"{prompt.answer!r} as a {kind} answer: {_why(why)} "
+                                    f"Fix it, or let `tutor record {f.file}` write it from the "
+                                    "live value."))
         for i, wrong in enumerate(prompt.wrong):
             why = parse_error(spec, wrong)
             if why:
-                out.append(_problem(f, f"{base}.wrong[{i}]", f"the judge cannot read {wrong!r} as "
-                                    f"a {prompt.kind} answer: {why}; a wrong answer must be one a "
-                                    "learner could type, or it proves nothing"))
+                out.append(_problem(f, f"{base}.wrong[{i}]", f"the judge cannot read {wrong!r} "
+                                    f"as a {kind} answer: {_why(why)} A wrong answer must be "
+                                    "one a learner could type, or it proves nothing."))
         for key, _ in prompt.feedback:
             why = parse_error(spec, key)
             if why:
                 out.append(_problem(f, f"{base}.feedback.{key}", f"the judge cannot read the "
-                                    f"feedback key {key!r} as a {prompt.kind} answer: {why}; "
-                                    "it could never match what a learner types"))
+                                    f"feedback key {key!r} as a {kind} answer: {_why(why)} "
+                                    "As written it can never match what a learner types."))
     return out
 
 
@@ -187,17 +189,6 @@ def _always_stops(code: str) -> int | None:
     return None
 
 
-def _choice_index(answer: str, choices: Sequence[str]) -> bool:
-    """Is `answer` one of `choices`, by text (case and spacing ignored), number or letter?"""
-    text = " ".join(answer.split()).strip().lower().strip("'\"")
-    norm = [" ".join(c.split()).lower() for c in choices]
-    if text in norm:
-        return True
-    if text.isdigit() and 1 <= int(text) <= len(choices):
-        return True
-    return len(text) == 1 and text.isalpha() and ord(text) - ord("a") < len(choices)
-
-
 def check_unreachable(f: LintedFile) -> list[Problem]:
     """Rule `unreachable` (warnings): see the module docstring."""
     assert f.lesson is not None
@@ -225,15 +216,6 @@ def check_unreachable(f: LintedFile) -> list[Problem]:
                     "raise or exit) and no prompt asks about that exception, so this prompt "
                     "cannot be judged; add a `kind: exception` prompt without `expect`",
                     WARNING))
-        for prompt in step.prompts:
-            if prompt.kind == "choice" and prompt.answer is not None and prompt.choices:
-                if not _choice_index(prompt.answer, prompt.choices):
-                    close = difflib.get_close_matches(prompt.answer, list(prompt.choices), n=1)
-                    hint = f" (did you mean {close[0]!r}?)" if close else ""
-                    out.append(_problem(
-                        f, f"{_prompt_path(step, prompt)}.answer",
-                        f"unreachable: the answer {prompt.answer!r} is not one of the choices"
-                        f"{hint}; no learner can pick it", WARNING))
     return out
 
 
