@@ -14,19 +14,19 @@ errors
               incorrect, only "invalid", so it proves nothing).
   feedback    a `feedback:` key the judge cannot read (it could never match).
   pack        a pack.yaml that does not load.
+  unreachable a prompt that can never be judged: the prompts of a step whose code
+              has, at top level, an unconditional `raise`, `sys.exit()`, `exit()`,
+              `quit()` or `os._exit()`, unless a prompt of that step asks about the
+              exception (kind `exception` without `expect`): the engine reports such a
+              step as a broken lesson, not as a question.  (Later steps still run, in
+              the namespace as it was when the step stopped.)  A `choice` answer that
+              is not one of the choices is an `answer` error: the judge cannot read it.
 
 warnings
   no-answer   a prompt without `answer:` (`tutor record FILE` fills it from a live run).
   hint        a prompt without `hint:`.
   explain     a prompt without `explain:`, in a step without `explain:` either.
-  unreachable a prompt no learner can reach or pass:
-              - prompts after a step whose code ends, at top level, with an
-                unconditional `raise`, `sys.exit()`, `exit()`, `quit()` or `os._exit()`
-                and that does not ask about that exception (a prompt of kind
-                `exception` without `expect`): the run stops there, so neither that
-                step's prompts nor any later step's are ever asked;
-              (A `choice` answer that is not one of the choices is an `answer`
-              error: the judge cannot read it.)
+  dead-code   step code after a top-level statement that always raises or exits.
   pack-order  a pack.yaml `lessons:` entry naming no lesson in the pack.
 
 `--strict` turns warnings into errors.
@@ -173,49 +173,61 @@ def check_missing(f: LintedFile) -> list[Problem]:
     return out
 
 
-def _always_stops(code: str) -> int | None:
-    """The 1-based line of a top-level statement that always raises or exits, if any."""
+def _always_stops(code: str) -> tuple[int, int | None] | None:
+    """(line of a top-level statement that always raises or exits, line of the next
+    statement or None), 1-based within the code; None when there is no such statement."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Raise):
-            return stmt.lineno
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            name = ast.unparse(stmt.value.func)
-            if name in EXITS:
-                return stmt.lineno
+    for i, stmt in enumerate(tree.body):
+        stops = isinstance(stmt, ast.Raise) or (
+            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and ast.unparse(stmt.value.func) in EXITS)
+        if stops:
+            after = tree.body[i + 1].lineno if i + 1 < len(tree.body) else None
+            return stmt.lineno, after
     return None
 
 
+def _at_code_line(f: LintedFile, problem: Problem, n: int) -> Problem:
+    """Move `problem` (at a step's `code:` value) to line `n` of a block-scalar code."""
+    assert f.lesson is not None
+    try:
+        lines = Path(f.lesson.file).read_text(encoding="utf-8").splitlines()
+        here = lines[problem.line - 1][problem.col - 1:]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return problem
+    if here.startswith(("|", ">")) and problem.line + n <= len(lines):
+        target = lines[problem.line - 1 + n]
+        col = len(target) - len(target.lstrip()) + 1
+        return replace(problem, line=problem.line + n, col=col)
+    return problem
+
+
 def check_unreachable(f: LintedFile) -> list[Problem]:
-    """Rule `unreachable` (warnings): see the module docstring."""
+    """Rule `unreachable`: see the module docstring."""
     assert f.lesson is not None
     out = []
-    stopped: tuple[Step, int] | None = None
     for step in f.lesson.steps:
-        if stopped is not None:
-            first, line = stopped
-            for prompt in step.prompts:
-                out.append(_problem(
-                    f, _prompt_path(step, prompt),
-                    f"unreachable: step {first.index}'s code always stops at its line {line} "
-                    "(a top-level raise or exit), so the run never gets here; guard it, or ask "
-                    "about the exception with a `kind: exception` prompt without `expect`",
-                    WARNING))
+        found = _always_stops(step.code)
+        if found is None:
             continue
-        line = _always_stops(step.code)
-        asks_outcome = any(p.kind == "exception" and p.expect is None for p in step.prompts)
-        if line is not None and not asks_outcome:
-            stopped = (step, line)
-            for prompt in step.prompts:
-                out.append(_problem(
-                    f, _prompt_path(step, prompt),
-                    f"unreachable: this step's code always stops at its line {line} (a top-level "
-                    "raise or exit) and no prompt asks about that exception, so this prompt "
-                    "cannot be judged; add a `kind: exception` prompt without `expect`",
-                    WARNING))
+        line, after = found
+        if after is not None:
+            problem = _problem(
+                f, f"steps[{step.index}].code", f"the code after its line {line} never runs: "
+                f"line {line} always raises or exits; remove it or guard line {line}", WARNING)
+            out.append(_at_code_line(f, problem, after))
+        if any(p.kind == "exception" and p.expect is None for p in step.prompts):
+            continue
+        for prompt in step.prompts:
+            out.append(_problem(
+                f, _prompt_path(step, prompt),
+                f"unreachable: this step's code always stops at its line {line} (a top-level "
+                "raise or exit) and no prompt asks about that exception, so this prompt can "
+                "never be judged; add a `kind: exception` prompt without `expect`, or guard "
+                f"line {line}"))
     return out
 
 
@@ -234,18 +246,22 @@ def lint_lesson_file(path: Path) -> LintedFile:
 
 
 def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Problem]:
+    name = display_name(manifest)
     try:
         pack = load_pack(manifest)
+        v = Validation(name)
+        validate(compose(read_text(manifest, name), name), fmt.PACK, v)
     except LessonError as exc:
         return list(exc.problems)
     ids = {f.lesson.id for f in lessons if f.lesson is not None
            and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents}
     out = []
-    for lesson_id in pack.lesson_order:
+    for i, lesson_id in enumerate(pack.lesson_order):
         if lesson_id not in ids:
             close = difflib.get_close_matches(lesson_id, sorted(ids), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            out.append(Problem(display_name(manifest), 1, 1, "lessons",
+            line, col = v.at(f"lessons[{i}]")
+            out.append(Problem(name, line, col, f"lessons[{i}]",
                                f"{lesson_id!r} names no lesson in this pack{hint}", WARNING))
     return out
 
