@@ -1,0 +1,137 @@
+"""The app: owns the catalog, the kernel and the progress store; screens do the work."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual import work
+from textual.worker import Worker, WorkerState
+
+from tutor.kernel import Kernel, KernelError
+from tutor.lesson import Catalog, Lesson, load_catalog
+from tutor.progress import ProgressStore
+from tutor.ui.commands import LessonCommands
+from tutor.ui.messages import OpenLesson
+from tutor.ui.screens.catalog import CatalogScreen
+from tutor.ui.screens.help import HelpScreen
+from tutor.ui.screens.lesson import LessonScreen
+
+
+class TutorApp(App[int]):
+    CSS_PATH = "tutor.tcss"
+    TITLE = "tutor"
+    COMMANDS = App.COMMANDS | {LessonCommands}
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+k", "restart_kernel", "Restart kernel", show=False),
+    ]
+
+    kernel_state: reactive[str] = reactive("starting")
+
+    def __init__(self, *, catalog: Catalog | None = None, kernel: Kernel | None = None,
+                 store: ProgressStore | None = None) -> None:
+        super().__init__()
+        self.catalog = catalog if catalog is not None else load_catalog()
+        self.own_kernel = kernel is None
+        self.kernel = kernel if kernel is not None else Kernel()
+        self.store = store if store is not None else ProgressStore()
+
+    def on_mount(self) -> None:
+        self.push_screen(CatalogScreen())
+        if self.store.notice:
+            self.notify(self.store.notice, title="Progress", severity="warning", timeout=12)
+        if self.catalog.errors:
+            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
+                        "`tutor list` shows why.", severity="warning", timeout=8)
+        self.start_kernel()
+        self.poll_kernel()
+        self.set_interval(0.2, self.poll_kernel)
+
+    def on_unmount(self) -> None:
+        if self.own_kernel:
+            self.kernel.shutdown()
+        self.store.close()
+
+    # ------------------------------------------------------------------ kernel
+    @work(thread=True, exit_on_error=False, group="kernel-start", description="start the kernel")
+    def start_kernel(self) -> None:
+        self.kernel.start()
+        self.kernel.wait_ready()
+
+    def poll_kernel(self) -> None:
+        state = self.kernel.status
+        busy = any(w.group in ("kernel", "repl") and w.state is WorkerState.RUNNING
+                   for w in self.workers)
+        self.kernel_state = "busy" if state == "ready" and busy else state
+
+    def action_restart_kernel(self) -> None:
+        screen = self.screen
+        if isinstance(screen, LessonScreen):
+            screen.action_restart_kernel()
+        else:
+            self.restart_kernel()
+
+    @work(thread=True, exit_on_error=False, group="kernel-start",
+          description="restart the kernel")
+    def restart_kernel(self) -> None:
+        self.kernel.restart()
+        self.kernel.wait_ready()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self.worker_failed(event.worker)
+
+    def worker_failed(self, worker: Worker) -> None:
+        """The one place worker errors end up: tell the learner, keep the app alive."""
+        error = worker.error
+        what = worker.description or worker.name
+        if isinstance(error, KernelError):
+            self.notify(f"{what}: {error}", title="Kernel", severity="error", timeout=10)
+        else:
+            self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error",
+                        timeout=10)
+
+    # ------------------------------------------------------------------ lessons
+    def continue_target(self) -> tuple[Lesson | None, tuple[int, int]]:
+        """The lesson to continue (and where), else the first one not done."""
+        lessons = self.catalog.lessons
+        if not lessons:
+            return None, (0, 0)
+        statuses = self.store.lessons()
+        last = self.catalog.get(self.store.last() or "")
+        if last is not None:
+            p = statuses.get(last.id)
+            if p is None or p.status in ("new", "tried") and p.step < len(last.steps):
+                return last, (p.step, p.prompt) if p else (0, 0)
+            nxt = self.next_lesson(last.id)
+            if nxt is not None:
+                return nxt, (0, 0)
+        for lesson in lessons:
+            p = statuses.get(lesson.id)
+            if p is None or p.status in ("new", "tried"):
+                return lesson, (p.step, p.prompt) if p else (0, 0)
+        return lessons[0], (0, 0)
+
+    def next_lesson(self, lesson_id: str) -> Lesson | None:
+        ids = [x.id for x in self.catalog.lessons]
+        i = ids.index(lesson_id) if lesson_id in ids else -1
+        return self.catalog.lessons[i + 1] if 0 <= i < len(ids) - 1 else None
+
+    def on_open_lesson(self, message: OpenLesson) -> None:
+        lesson = self.catalog.get(message.lesson_id)
+        if lesson is None:
+            self.notify(f"No lesson {message.lesson_id!r}.", severity="error")
+            return
+        p = self.store.lesson(lesson.id)
+        resume = not message.fresh and p.status in ("new", "tried") and p.step < len(lesson.steps)
+        start = (p.step, p.prompt) if resume else (0, 0)
+        screen = LessonScreen(lesson, self.kernel, start, p.run if resume and p.run else None)
+        if isinstance(self.screen, LessonScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())

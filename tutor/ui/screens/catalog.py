@@ -1,0 +1,117 @@
+"""The catalog: packs and lessons in course order, with progress marks."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Footer, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tutor.lesson.model import Lesson
+from tutor.ui.messages import OpenLesson
+from tutor.ui.screens.base import TutorScreen
+from tutor.ui.widgets.kernel_status import KernelStatus
+
+MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
+
+
+class CatalogScreen(TutorScreen):
+    BINDINGS = [
+        Binding("c", "continue", "Continue"),
+        Binding("s", "start_over", "Start over"),
+        Binding("ctrl+p", "app.command_palette", "Find lesson"),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="topbar"):
+            yield Static("tutor · PyTorch internals: predict, then run", classes="brand")
+            yield KernelStatus(classes="kernel")
+        yield Static(id="continue-line")
+        with Horizontal(id="catalog-body"):
+            yield OptionList(id="lessons")
+            with VerticalScroll(id="lesson-detail"):
+                yield Static(id="detail-head")
+                yield Markdown(id="detail-intro")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_catalog()
+        self.query_one("#lessons", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_catalog()
+
+    # ------------------------------------------------------------------ content
+    def refresh_catalog(self) -> None:
+        app = self.app
+        catalog = app.catalog  # type: ignore[attr-defined]
+        statuses = app.store.lessons()  # type: ignore[attr-defined]
+        listing = self.query_one("#lessons", OptionList)
+        keep = listing.highlighted_option.id if listing.highlighted_option else None
+        options: list[Option] = []
+        current = None
+        for lesson in catalog.lessons:
+            pack = catalog.pack_of[lesson.id]
+            if pack is not current:
+                current = pack
+                options.append(Option(Content.styled(pack.title, "bold $text-accent"),
+                                      id=f"pack:{pack.directory}", disabled=True))
+            status = statuses[lesson.id].status if lesson.id in statuses else "new"
+            prompt = Content.assemble((f" {MARKS[status]} ", f"$text-{_tone(status)}"),
+                                      lesson.title)
+            options.append(Option(prompt, id=lesson.id))
+        listing.clear_options()
+        listing.add_options(options)
+        if not catalog.lessons:
+            self.query_one("#continue-line", Static).update(
+                "No lessons found. Add a directory with TUTOR_PATH, or see `tutor list`.")
+            return
+        target, position = app.continue_target()  # type: ignore[attr-defined]
+        ids = [o.id for o in options]
+        listing.highlighted = ids.index(keep if keep in ids else target.id)
+        verb = "Continue" if position != (0, 0) else "Start"
+        where = f" (step {position[0] + 1} of {len(target.steps)})" if position != (0, 0) else ""
+        self.query_one("#continue-line", Static).update(
+            Content.assemble(("▶ ", "$text-success"), f"{verb}: ", (target.title, "bold"),
+                             where, ("  — press c", "$text-muted")))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        lesson = self.app.catalog.get(event.option.id or "")  # type: ignore[attr-defined]
+        if lesson is not None:
+            self.show_detail(lesson)
+
+    def show_detail(self, lesson: Lesson) -> None:
+        progress = self.app.store.lesson(lesson.id)  # type: ignore[attr-defined]
+        pack = self.app.catalog.pack_of[lesson.id]  # type: ignore[attr-defined]
+        head = Content.assemble(
+            (lesson.title, "bold"), "\n",
+            (f"{lesson.id} · {lesson.topic} · level {lesson.level}", "$text-muted"), "\n",
+            f"{len(lesson.steps)} steps, {len(lesson.prompts)} questions · ",
+            (f"{MARKS[progress.status]} {progress.status}", f"$text-{_tone(progress.status)}"),
+            "\n", (f"pack: {pack.title}", "$text-muted"),
+        )
+        self.query_one("#detail-head", Static).update(head)
+        self.query_one("#detail-intro", Markdown).update(lesson.intro or "")
+
+    # ------------------------------------------------------------------ actions
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id and not event.option.id.startswith("pack:"):
+            self.post_message(OpenLesson(event.option.id))
+
+    def action_continue(self) -> None:
+        target, _ = self.app.continue_target()  # type: ignore[attr-defined]
+        if target is not None:
+            self.post_message(OpenLesson(target.id))
+
+    def action_start_over(self) -> None:
+        option = self.query_one("#lessons", OptionList).highlighted_option
+        if option is not None and option.id and not option.id.startswith("pack:"):
+            self.post_message(OpenLesson(option.id, fresh=True))
+
+
+def _tone(status: str) -> str:
+    return {"new": "muted", "tried": "warning", "done": "success", "perfect": "accent"}[status]

@@ -1,0 +1,70 @@
+"""The help screen (? or F1): every key, and what the marks mean."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP = """\
+# tutor — keys
+
+**Everywhere**: `?` or `F1` help · `ctrl+p` find a lesson (by name or topic) ·
+`ctrl+k` restart the kernel · `ctrl+q` quit
+
+## Catalog
+
+| key | does |
+| --- | --- |
+| `↑` `↓` | move between lessons (mouse: click) |
+| `enter` | open the lesson (resumes where you left off) |
+| `c` | continue where you left off |
+| `s` | start the highlighted lesson over |
+| `q` | quit |
+
+Marks: `·` new · `◐` tried · `✓` done · `★` perfect (every question right first time, no hints).
+
+## Lesson
+
+The step's code runs in the kernel as soon as the step is shown; you predict
+before you see anything it produced.
+
+| key | does |
+| --- | --- |
+| `enter` | submit your prediction; on a verdict: next question |
+| `y` / `n`, `1`–`9` | answer a yes/no or a choice question |
+| `ctrl+s` | submit a multi-line answer (printed output) |
+| `ctrl+t` | a hint (counted; a perfect lesson uses none) |
+| `ctrl+r` | reveal the live value (counts as given up) |
+| `r` | retry the question after a verdict |
+| `n` | next question, step or lesson |
+| `ctrl+o` | open the REPL (once the step's questions are answered) |
+| `esc` | leave the REPL; otherwise back to the catalog |
+
+An answer the judge cannot read (`invalid`) is explained and asked again; it
+is never counted.
+
+## REPL
+
+Python in the lesson's live namespace. `enter` runs a complete statement (an
+incomplete one, like `for i in x:`, continues on the next line; an empty line
+ends a block), `ctrl+s` runs what is there, `↑`/`↓` walk the history,
+`ctrl+c` interrupts long-running code. Long output is cut; the full value stays
+in `_`. What you change in the REPL is discarded before the next step runs.
+
+## When the kernel dies
+
+If the lesson's process crashes or hangs, tutor says so, restarts it and
+re-runs the lesson's steps to rebuild the namespace; you continue where you
+were. Your progress is saved after every answer.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Markdown(HELP)

@@ -1,0 +1,152 @@
+"""The answer entry, suited to the question's kind.
+
+* bool, same_storage: Yes / No buttons (keys y / n)
+* choice: a list of the choices (keys 1-9, or arrows and enter)
+* stdout: a multi-line box (ctrl+s submits)
+* set, list: a text field that previews the items as you type
+* everything else: a text field with a kind-specific placeholder and examples
+"""
+
+from __future__ import annotations
+
+import re
+
+from textual import on
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Input, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from tutor.kinds import KINDS
+from tutor.lesson.model import Prompt
+
+PLACEHOLDERS = {
+    "number": "a number, e.g. 0.6",
+    "tensor": "e.g. tensor([3., 1.]) or [3, 1]",
+    "text": "an exact name, e.g. AddBackward0",
+    "set": "names in any order: a, b, c",
+    "list": "items in order: a, b, c",
+    "shape": "a shape: (2, 3) or 2x3",
+    "dtype": "a dtype: float32, int64, bool…",
+    "exception": "an exception (RuntimeError) or: no error",
+}
+YES_NO = ("bool", "same_storage")
+
+
+def items_preview(text: str) -> str:
+    """How a set/list answer is being read, item by item."""
+    inner = text.strip()
+    if len(inner) >= 2 and inner[0] + inner[-1] in ("[]", "()", "{}"):
+        inner = inner[1:-1]
+    parts = [p.strip().strip("'\"") for p in re.split(r"[,\n]", inner) if p.strip()]
+    if not parts:
+        return "separate items with commas; brackets and quotes are optional"
+    shown = " · ".join(parts[:12]) + (" …" if len(parts) > 12 else "")
+    return f"{len(parts)} item{'s' * (len(parts) != 1)}: {shown}"
+
+
+class StdoutArea(TextArea):
+    BINDINGS = [Binding("ctrl+s", "submit", "Submit")]
+
+    class Submit(Message):
+        pass
+
+    def action_submit(self) -> None:
+        self.post_message(self.Submit())
+
+
+class AnswerBox(Vertical):
+    """Posts `AnswerBox.Submitted(text)`; never judges anything itself."""
+
+    BINDINGS = [
+        Binding("y", "say('yes')", "Yes", show=False),
+        Binding("n", "say('no')", "No", show=False),
+        *[Binding(str(i), f"choose({i})", show=False) for i in range(1, 10)],
+    ]
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.prompt: Prompt | None = None
+        self.body: Vertical | None = None
+
+    def show_prompt(self, prompt: Prompt, text: str = "") -> None:
+        """Replace the entry with one for `prompt`, pre-filled with `text` (a retry)."""
+        self.prompt = prompt
+        if self.body is not None:
+            self.body.remove()
+        self.body = Vertical(*self._entry(prompt, text), classes="answer-body")
+        self.mount(self.body)
+
+    def _entry(self, prompt: Prompt, text: str):
+        kind = prompt.kind
+        if kind in YES_NO:
+            yield Horizontal(Button("Yes  (y)", id="yes", variant="primary"),
+                             Button("No  (n)", id="no", variant="primary"), id="yes-no")
+        elif kind == "choice":
+            yield OptionList(*[Option(f"{i}. {c}", id=str(i))
+                               for i, c in enumerate(prompt.choices, 1)], id="choices")
+            yield Static("press a number, or ↑/↓ and enter", classes="examples")
+        elif kind == "stdout":
+            area = StdoutArea(text, id="stdout-entry", soft_wrap=True, show_line_numbers=False)
+            yield area
+            yield Static("type the printed lines exactly; ctrl+s submits", classes="examples")
+        else:
+            yield Input(text, placeholder=PLACEHOLDERS.get(kind, "your prediction"),
+                        id="text-entry", select_on_focus=False)
+            hint = items_preview(text) if kind in ("set", "list") else KINDS.get(kind, "")
+            yield Static(hint, id="preview", classes="examples")
+
+    def focus_input(self) -> None:
+        if self.body is None:
+            return
+        for selector in ("#text-entry", "#stdout-entry", "#choices", "#yes"):
+            found = self.body.query(selector)
+            if found:
+                found.first().focus()
+                return
+
+    # ------------------------------------------------------------------ events
+    @on(Input.Changed, "#text-entry")
+    def _changed(self, event: Input.Changed) -> None:
+        if self.prompt is not None and self.prompt.kind in ("set", "list"):
+            if self.body is not None:
+                self.body.query_one("#preview", Static).update(items_preview(event.value))
+
+    @on(Input.Submitted, "#text-entry")
+    def _typed(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self.post_message(self.Submitted(event.value.strip()))
+
+    @on(StdoutArea.Submit)
+    def _stdout(self, event: StdoutArea.Submit) -> None:
+        event.stop()
+        assert self.body is not None
+        text = self.body.query_one("#stdout-entry", TextArea).text
+        if text.strip():
+            self.post_message(self.Submitted(text))
+
+    @on(Button.Pressed, "#yes-no Button")
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.Submitted(event.button.id or ""))
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_choose(int(event.option.id or "0"))
+
+    def action_say(self, word: str) -> None:
+        if self.prompt is not None and self.prompt.kind in YES_NO:
+            self.post_message(self.Submitted(word))
+
+    def action_choose(self, number: int) -> None:
+        prompt = self.prompt
+        if prompt is not None and prompt.kind == "choice" and 1 <= number <= len(prompt.choices):
+            self.post_message(self.Submitted(prompt.choices[number - 1]))

@@ -1,0 +1,27 @@
+"""The kernel's state, always visible: starting / ready / busy / restarting / dead."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+LABELS = {
+    "new": "○ kernel: not started",
+    "starting": "◌ kernel: starting (loading torch)…",
+    "ready": "● kernel: ready",
+    "busy": "◉ kernel: busy",
+    "restarting": "◌ kernel: restarting…",
+    "dead": "✖ kernel: dead (ctrl+k restarts)",
+    "closed": "○ kernel: closed",
+}
+
+
+class KernelStatus(Static):
+    """Follows the app's `kernel_state` (polled from the Kernel by the app)."""
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "kernel_state", self.show_state)
+
+    def show_state(self, state: str) -> None:
+        self.update(LABELS.get(state, f"kernel: {state}"))
+        for name in LABELS:
+            self.set_class(name == state, f"-{name}")
