@@ -100,13 +100,21 @@ def _hook_count(t: torch.Tensor) -> int:
 # ---------------------------------------------------------------------- graph
 
 
-def _saved_state(node: Any) -> tuple[str, list[str]]:
-    """("freed" | "kept" | "none", names of what the node saved for backward).
+def _is_tensors(value: Any) -> bool:
+    if isinstance(value, torch.Tensor):
+        return True
+    return (isinstance(value, (tuple, list)) and bool(value)
+            and all(isinstance(v, torch.Tensor) for v in value))
 
-    C++ nodes expose what they saved as `_saved_<name>` attributes; reading one
-    after a backward without `retain_graph=True` raises RuntimeError ("... after
-    they have already been freed").  Custom Functions expose `saved_tensors`,
-    which raises the same way.
+
+def _saved_state(node: Any) -> tuple[str, list[str]]:
+    """("freed" | "kept" | "none", names of the tensors the node saved for backward).
+
+    C++ nodes expose what they saved as `_saved_<name>` attributes; reading a
+    saved *tensor* after a backward without `retain_graph=True` raises
+    RuntimeError ("... after they have already been freed").  Saved scalars
+    (`_saved_alpha`, an int exponent) are never freed and do not count.  Custom
+    Functions expose `saved_tensors`, which raises the same way.
     """
     names: list[str] = []
     freed = False
@@ -123,9 +131,8 @@ def _saved_state(node: Any) -> tuple[str, list[str]]:
             continue
         except Exception:  # noqa: BLE001 - unreadable is not "saved"
             continue
-        if attr == "saved_tensors" and not value:
-            continue
-        names.append(attr.removeprefix("_saved_"))
+        if _is_tensors(value):
+            names.append(attr.removeprefix("_saved_"))
     if freed:
         return "freed", names
     return ("kept" if names else "none"), names
@@ -336,21 +343,21 @@ _MODULE_INTERNALS = {"training", "_parameters", "_buffers", "_non_persistent_buf
                      "_load_state_dict_post_hooks", "_is_full_backward_hook"}
 
 
-def _plain_items(module: torch.nn.Module) -> Iterator[tuple[str, Any]]:
-    """(path, value) of modules/tensors held in plain attributes (not registered)."""
+def _plain_items(module: torch.nn.Module) -> Iterator[tuple[str, Any, str | None]]:
+    """(path, value, container) of modules/tensors held in plain attributes (not registered)."""
     for attr, value in list(vars(module).items()):
         if attr in _MODULE_INTERNALS:
             continue
         if isinstance(value, (torch.nn.Module, torch.Tensor)):
-            yield attr, value
+            yield attr, value, None
         elif isinstance(value, (list, tuple)):
             for i, v in enumerate(value[:MAX_NODES]):
                 if isinstance(v, (torch.nn.Module, torch.Tensor)):
-                    yield _item_name(attr, i), v
+                    yield _item_name(attr, i), v, type(value).__name__
         elif isinstance(value, dict):
             for k, v in list(value.items())[:MAX_NODES]:
                 if isinstance(v, (torch.nn.Module, torch.Tensor)) and isinstance(k, (str, int)):
-                    yield _item_name(attr, k), v
+                    yield _item_name(attr, k), v, "dict"
 
 
 def tree(value: Any, expr: str, namespace: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -394,14 +401,15 @@ def tree(value: Any, expr: str, namespace: dict[str, Any] | None = None) -> dict
                 node["children"].append(
                     describe(child, cname, f"{path}.{cname}" if path else cname, registered,
                              depth + 1))
-        for ppath, v in _plain_items(m):
+        for ppath, v, container in _plain_items(m):
             full = f"{path}.{ppath}" if path else ppath
             if isinstance(v, torch.nn.Module):
-                node["plain"].append({"path": ppath, "what": "module",
+                node["plain"].append({"path": ppath, "what": "module", "container": container,
                                       "module": describe(v, ppath, full, False, depth + 1)})
             else:
                 what = "parameter" if isinstance(v, torch.nn.Parameter) else "tensor"
-                node["plain"].append({"path": ppath, "what": what, **param(ppath, v)})
+                node["plain"].append({"path": ppath, "what": what, "container": container,
+                                      **param(ppath, v)})
         return node
 
     root = describe(value, expr, "", True, 0)

@@ -1,0 +1,47 @@
+"""Small formatters shared by the renderers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# box drawing: a branch, the last branch, a vertical continuation, nothing
+TEE, ELBOW, PIPE, BLANK = "├─ ", "└─ ", "│  ", "   "
+
+
+def number(v: Any) -> str:
+    """A value the way torch prints it, at most 4 decimals: 0.6, 1.6094, 2.0, nan."""
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-4):
+            return f"{v:.4e}"
+        text = f"{v:.4f}".rstrip("0")
+        return text + "0" if text.endswith(".") else text
+    if isinstance(v, list):
+        return "[" + ", ".join(number(x) for x in v) + "]"
+    return str(v)
+
+
+def shape(s: list[int]) -> str:
+    return "[" + ", ".join(str(d) for d in s) + "]"
+
+
+def grad(g: dict[str, Any] | None) -> str:
+    """`None`, a value (small grads), or `tensor [shape]`."""
+    if g is None:
+        return "None"
+    if "values" in g:
+        return number(g["values"])
+    return f"tensor {shape(g['shape'])}"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def names(ns: list[str], limit: int = 3) -> str:
+    if len(ns) <= limit:
+        return ", ".join(ns)
+    return ", ".join(ns[:limit]) + f" (+{len(ns) - limit})"

@@ -1,0 +1,97 @@
+"""A picture: lines of styled segments, renderable as plain text or by any UI.
+
+Styles are semantic roles, not colours; a front end maps them as it likes
+(the plain-text renderer ignores them):
+
+    title   the picture's heading          op      an autograd node / module class
+    name    a lesson variable              leaf    a leaf tensor / parameter
+    dim     structure and secondary facts  warn    something surprising (not registered)
+    bad     a failure (freed, error)       ok      a reassuring fact (kept, registered)
+    rule    box-drawing lines
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class Segment:
+    text: str
+    style: str = ""
+
+
+Line = tuple[Segment, ...]
+
+
+def seg(text: str, style: str = "") -> Segment:
+    return Segment(text, style)
+
+
+def line(*parts: Segment | str) -> Line:
+    return tuple(p if isinstance(p, Segment) else Segment(p) for p in parts if p)
+
+
+def line_text(ln: Line) -> str:
+    return "".join(s.text for s in ln)
+
+
+def fit(ln: Line, width: int) -> Line:
+    """Cut a line to `width` characters, ending in an ellipsis when cut."""
+    total = sum(len(s.text) for s in ln)
+    if total <= width:
+        return ln
+    out: list[Segment] = []
+    room = width - 1
+    for s in ln:
+        if room <= 0:
+            break
+        out.append(Segment(s.text[:room], s.style))
+        room -= len(s.text[:room])
+    out.append(Segment(ELLIPSIS, "dim"))
+    return tuple(out)
+
+
+def wrap(text: str, width: int, indent: str = "", style: str = "") -> list[Line]:
+    """Word-wrap prose to `width` (continuation lines get `indent`)."""
+    words = text.split()
+    lines: list[Line] = []
+    current = ""
+    for word in words:
+        prefix = indent if lines else ""
+        candidate = f"{current} {word}" if current else prefix + word
+        if current and len(candidate) > width:
+            lines.append(line(seg(current, style)))
+            current = indent + word
+        else:
+            candidate = candidate if current else prefix + word
+            current = candidate
+    if current:
+        lines.append(line(seg(current, style)))
+    return [fit(ln, width) for ln in lines]
+
+
+@dataclass
+class Picture:
+    """What a renderer produces: a title and lines that fit `width` columns."""
+
+    kind: str  # graph, storage, tree, error
+    title: str
+    lines: list[Line] = field(default_factory=list)
+    width: int = 80
+
+    def add(self, *parts: Segment | str) -> None:
+        self.lines.append(fit(line(*parts), self.width))
+
+    def extend(self, lines: Iterable[Line]) -> None:
+        self.lines.extend(fit(ln, self.width) for ln in lines)
+
+    def text(self) -> str:
+        body = [line_text(ln).rstrip() for ln in self.lines]
+        return "\n".join([self.title, *body]) + "\n"
+
+    def __str__(self) -> str:
+        return self.text()

@@ -1,0 +1,147 @@
+"""The storage map: which names live on which block of memory, and where in it.
+
+    storage map: 2 tensors on 1 storage (same label = same memory)
+    shared: s1 ← A, B
+      name  memory  shape  stride  offset  dtype    notes
+    s1 · 8 bytes · new storage made for A (no grad_fn)
+    ├─ A    ██      [2]    [1]     0       float32  leaf, requires grad
+    └─ B    ██      [2]    [1]     0       float32  shares A's memory, not a view
+
+The memory bar has one cell per element of the storage (up to 16 cells; a cell
+stands for several elements in bigger storages): █ the tensor uses all of the
+cell, ▒ part of it, · none of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.pictures.common import ELBOW, TEE, names, plural, shape
+from tutor.pictures.model import Picture, seg, wrap
+
+BAR_CELLS = 16
+
+
+def _bar(t: dict[str, Any], nbytes: int, unit: int, cells: int) -> str:
+    """Which parts of the storage `t` covers, `cells` characters wide."""
+    if nbytes <= 0 or unit <= 0 or cells <= 0:
+        return ""
+    units = max(1, nbytes // unit)
+    per_cell = -(-units // cells)  # ceil
+    es = t.get("element_size", unit)
+    positions = t.get("cells")
+    covered: set[int] = set()
+    if positions is not None:
+        for p in positions:
+            start = p * es // unit
+            covered.update(range(start, start + max(1, es // unit)))
+    elif t.get("contiguous"):
+        n = 1
+        for d in t.get("shape", []):
+            n *= d
+        start = t.get("offset", 0) * es // unit
+        covered.update(range(start, start + n * es // unit))
+    else:
+        return "?" * cells
+    out = []
+    for c in range(cells):
+        span = range(c * per_cell, min(units, (c + 1) * per_cell))
+        hit = sum(1 for u in span if u in covered)
+        out.append("█" if span and hit == len(span) else "▒" if hit else "·")
+    return "".join(out)
+
+
+def _notes(t: dict[str, Any], owner: dict[str, Any] | None, shared: bool) -> str:
+    notes = []
+    if len(t.get("names", [])) > 1:
+        notes.append("one object, several names")
+    if t.get("is_view"):
+        base = t.get("view_of")
+        notes.append(f"view of {base}" if base else "view")
+    elif shared and owner is not None and owner is not t:
+        who = owner["names"][0] if owner.get("names") else "the first"
+        notes.append(f"shares {who}'s memory (not a view)")
+    if t.get("grad_fn"):
+        notes.append(t["grad_fn"])
+    elif t.get("requires_grad"):
+        notes.append("leaf, requires grad")
+    if "contiguous" in t and not t["contiguous"]:
+        notes.append("not contiguous")
+    return ", ".join(notes)
+
+
+def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
+    storages = data.get("storages", [])
+    n_tensors = sum(len(s["tensors"]) for s in storages)
+    labelled = [s for s in storages if s.get("label")]
+    scope = f" of {data['expr']}" if data.get("expr") else ""
+    pic = Picture("storage", f"storage map{scope}: {plural(n_tensors, 'tensor')} on "
+                  f"{plural(len(labelled), 'storage')} (same label = same memory)", width=width)
+    if not storages:
+        pic.add(seg("(no tensors in the lesson's namespace yet)", "dim"))
+        return pic
+    shared = [s for s in labelled if len(s["tensors"]) > 1]
+    for s in shared:
+        who = [t["names"][0] if t.get("names") else "?" for t in s["tensors"]]
+        pic.add(seg("shared: ", "dim"), seg(s["label"], "op"), seg(" ← ", "rule"),
+                seg(names(who, 8), "name"))
+    if not shared:
+        pic.add(seg("no two tensors share a storage", "dim"))
+
+    rows: list[tuple[str, list[str], str, str]] = []  # (label, cells, style of name, notes)
+    headers = ["name", "memory", "shape", "stride", "offset", "dtype", "notes"]
+    for s in storages:
+        tensors = s["tensors"]
+        nbytes = s.get("nbytes", 0)
+        unit = min((t.get("element_size", 1) for t in tensors), default=1)
+        cells = min(BAR_CELLS, max(1, nbytes // unit)) if nbytes else 0
+        owner = next((t for t in tensors if not t.get("is_view")), None)
+        for i, t in enumerate(tensors):
+            branch = ELBOW if i == len(tensors) - 1 else TEE
+            row = [
+                branch + ", ".join(t.get("names") or ["?"]),
+                _bar(t, nbytes, unit, cells) if s.get("label") else "",
+                shape(t.get("shape", [])),
+                shape(t["stride"]) if "stride" in t else "",
+                str(t["offset"]) if "offset" in t else "",
+                t.get("dtype", ""),
+            ]
+            rows.append((s.get("label") or "", row, "name", _notes(t, owner, len(tensors) > 1)))
+    # column widths: the name column gives way first when the table is too wide
+    cols = [max(len(headers[c]) + (3 if c == 0 else 0), *(len(r[1][c]) for r in rows))
+            for c in range(6)]
+    fixed = sum(cols[1:]) + 2 * 6
+    cols[0] = max(8, min(cols[0], width - fixed - 12))
+
+    def cell(text: str, w: int) -> str:
+        return text.ljust(w) if len(text) <= w else text[: w - 1] + "…"
+
+    header = cell("   " + headers[0], cols[0]) + "".join(
+        "  " + cell(headers[c], cols[c]) for c in range(1, 6)) + "  " + headers[6]
+    pic.add(seg(header, "dim"))
+    index = 0
+    for s in storages:
+        label = s.get("label")
+        if label:
+            made = s.get("made_by")
+            who = s.get("made_by_name")
+            if made and made != "created":
+                origin = f"new storage made by {made}" + (f" ({who})" if who else "")
+            else:
+                origin = f"new storage made for {who or 'an unnamed tensor'} (no grad_fn)"
+            pic.add(seg(label, "op"), seg(f" · {plural(s.get('nbytes', 0), 'byte')} · ", "dim"),
+                    seg(origin, "dim"))
+        else:
+            pic.add(seg("no storage", "op"), seg(" (sparse, meta or other layouts)", "dim"))
+        for _ in s["tensors"]:
+            _, row, _, notes = rows[index]
+            index += 1
+            parts = [seg(cell(row[0], cols[0]), "name")]
+            for c in range(1, 6):
+                parts.append(seg("  " + cell(row[c], cols[c]), "leaf" if c == 1 else ""))
+            if notes:
+                parts.append(seg("  " + notes, "dim"))
+            pic.add(*parts)
+    if data.get("truncated"):
+        pic.extend(wrap("… (only the first tensors are shown)", width, style="dim"))
+    return pic
