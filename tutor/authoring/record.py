@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from tutor.lesson.loader import LessonError, display_name, load_lesson, read_text
+from tutor.lesson.loader import LessonError, compose, display_name, load_lesson, read_text
 from tutor.lesson.model import Lesson, Prompt, Step
 from tutor.lesson.spec import Problem
 
@@ -166,12 +166,16 @@ def _block(text: str, indent: int) -> str:
     return f"|{chomp}\n{body}\n"
 
 
-def render(text: str, *, style: str | None, flow: bool, indent: int, safe: bool = False) -> str:
-    """The YAML for answer `text`; `style` is the old scalar's ('"', "'", '|', '>', None)."""
+def render(text: str, *, style: str | None, flow: bool, indent: int, safe: bool = False,
+           block: bool = False) -> str:
+    """The YAML for answer `text`; `style` is the old scalar's ('"', "'", '|', '>', None).
+
+    A multi-line text becomes a `|` block only where one may end the line (`block`):
+    replacing a block, or on a freshly inserted line; else it is double-quoted."""
     if safe:
         return json.dumps(text)
     if "\n" in text:
-        if not flow and _block_ok(text):
+        if block and not flow and _block_ok(text):
             return _block(text, indent)
         return _double(text)
     if style == "'" and "\n" not in text:
@@ -189,7 +193,15 @@ def _line_end(text: str, pos: int) -> int:
 
 def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> str:
     """`text` with every change applied; nothing else in the text is touched."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)  # marks index the text itself
+    root = compose(text, "<record>")  # the loader's parser, so both read the same tree
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+
+    def at(mark: yaml.Mark) -> int:  # a mark's index in `text`, from its line and column
+        return starts[mark.line] + mark.column
+
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
     for ch in changes:
         node = _prompt_node(root, ch.step, ch.prompt)
@@ -198,13 +210,14 @@ def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> st
         found = _get(node, "answer")
         if found is not None:
             key, value = found
-            start, end = value.start_mark.index, value.end_mark.index
+            start, end = at(value.start_mark), at(value.end_mark)
             style = value.style if isinstance(value, yaml.ScalarNode) else None
-            new = render(ch.new, style=style, flow=flow, indent=key_col + 2, safe=safe)
+            new = render(ch.new, style=style, flow=flow, indent=key_col + 2, safe=safe,
+                         block=style in ("|", ">"))
             if not isinstance(value, yaml.ScalarNode):
                 raise EditError(f"{ch.path} is not a scalar")
             if start == end:  # `answer:` with nothing after it
-                colon = text.index(":", key.end_mark.index)
+                colon = text.index(":", at(key.end_mark))
                 new = " " + new.removesuffix("\n")
                 # `answer:      # comment`: eat the padding so the comment keeps its column
                 gap = len(text[colon + 1:]) - len(text[colon + 1:].lstrip(" "))
@@ -222,25 +235,23 @@ def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> st
                     new = new[:-1]
                 edits.append((start, end, new + tail))
             else:
-                if new.endswith("\n"):  # a block replacing a one-line scalar
-                    new = new[:-1]
                 edits.append((start, end, new))
             continue
         # no `answer:` key: insert one after expect (else kind, else the last key)
         anchor = _get(node, "expect") or _get(node, "kind") or node.value[-1]
         value = anchor[1]
-        new = render(ch.new, style=None, flow=flow, indent=key_col + 2, safe=safe)
+        new = render(ch.new, style=None, flow=flow, indent=key_col + 2, safe=safe, block=True)
         if flow:
-            edits.append((value.end_mark.index, value.end_mark.index, f", answer: {new}"))
+            edits.append((at(value.end_mark), at(value.end_mark), f", answer: {new}"))
             continue
-        span = text[value.start_mark.index:value.end_mark.index]
-        content_end = value.start_mark.index + len(span.rstrip(" \t\n"))
-        at = _line_end(text, max(content_end - 1, value.start_mark.index))
-        prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
+        span = text[at(value.start_mark):at(value.end_mark)]
+        content_end = at(value.start_mark) + len(span.rstrip(" \t\n"))
+        pos = _line_end(text, max(content_end - 1, at(value.start_mark)))
+        prefix = "" if pos == 0 or text[pos - 1] == "\n" else "\n"
         line = f"{prefix}{' ' * key_col}answer: {new}"
         if not line.endswith("\n"):
             line += "\n"
-        edits.append((at, at, line))
+        edits.append((pos, pos, line))
     out = text
     for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
         out = out[:start] + replacement + out[end:]

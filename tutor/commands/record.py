@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="time allowed per step (default: the lesson's, else 10)")
 
 
+def _show(text: str | None) -> str:
+    return "" if text is None else json.dumps(text, ensure_ascii=False) if "\n" in text else text
+
+
 def _report(result: RecordResult, check: bool) -> None:
     if result.skipped:
         print(f"{result.file}: skipped: {result.skipped}")
@@ -37,14 +42,14 @@ def _report(result: RecordResult, check: bool) -> None:
         where = f"{result.file}:{ch.line}:{ch.col}: {ch.path}:"
         if check:
             if ch.old is None:
-                print(f"{where} missing: the live value is {ch.new} "
+                print(f"{where} missing: the live value is {_show(ch.new)} "
                       f"(`tutor record {result.file}` writes it)")
             else:
-                print(f"{where} drift: {ch.old} is not judged correct; the live value is "
-                      f"{ch.new} (`tutor record {result.file}` writes it)")
+                print(f"{where} drift: {_show(ch.old)} is not judged correct; the live value "
+                      f"is {_show(ch.new)} (`tutor record {result.file}` writes it)")
         elif result.written:
-            was = "was missing" if ch.old is None else f"was {ch.old}"
-            print(f"{where} {ch.new}  ({was})")
+            was = "was missing" if ch.old is None else f"was {_show(ch.old)}"
+            print(f"{where} {_show(ch.new)}  ({was})")
 
 
 def run(args: argparse.Namespace) -> int:
