@@ -1,0 +1,184 @@
+"""`tutor lint`: one test per rule, on fixture lessons in tests/data/authoring/lint."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tutor.authoring.lint import lint_paths
+from tutor.cli import main
+
+from .conftest import DATA, LESSONS
+
+LINT = DATA / "lint"
+FORMAT = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<warn>warning: )?"
+                    r"(?P<path>[\w\[\].\-/ ]+): (?P<msg>.+)$")
+
+pytestmark = pytest.mark.usefixtures("no_env")
+
+
+def lint(*names: str, strict: bool = False):  # noqa: ANN201
+    report = lint_paths([LINT / n for n in names])
+    return report.strict() if strict else report
+
+
+def found(report, path: str, text: str, severity: str = "error"):  # noqa: ANN001, ANN201
+    hits = [p for p in report.problems if p.path == path and text in p.message
+            and p.severity == severity]
+    assert hits, f"no {severity} at {path} containing {text!r} in:\n" + "\n".join(
+        map(str, report.problems))
+    return hits[0]
+
+
+def test_a_good_lesson_has_nothing_to_report():
+    assert lint("good.yaml").problems == []
+
+
+def test_the_bundled_lessons_lint_clean():
+    report = lint_paths([LESSONS])
+    assert report.errors == [], "\n".join(map(str, report.errors))
+    assert report.files > 0
+
+
+def test_unknown_kind_and_key_with_did_you_mean():
+    report = lint("schema.yaml")
+    p = found(report, "steps[0].predict[0].kind", "did you mean 'number'?")
+    assert (p.line, p.col) == (8, 15)
+    p = found(report, "steps[0].predict[1].answr", "did you mean 'answer'?")
+    assert str(p).startswith(f"{p.file}:16:9: steps[0].predict[1].answr: unknown key")
+
+
+def test_yaml_syntax_error_has_a_position():
+    p = found(lint("syntax.yaml"), "", "YAML syntax error")
+    assert p.line == 7
+
+
+def test_expect_must_be_a_python_expression():
+    p = found(lint("expect.yaml"), "steps[0].predict[0].expect", "not a valid Python expression")
+    assert (p.line, p.col) == (9, 17)
+
+
+def test_answer_the_judge_cannot_read():
+    report = lint("answers.yaml")
+    p = found(report, "steps[0].predict[0].answer", "cannot read 'banana' as a shape answer")
+    assert (p.line, p.col) == (11, 17)
+    assert "tutor record" in p.message  # the suggestion
+
+
+def test_choice_answer_not_among_the_choices():
+    p = found(lint("answers.yaml"), "steps[0].predict[3].answer", "'gamma' as a choice answer")
+    assert "alpha" in p.message and "beta" in p.message
+
+
+def test_wrong_answer_the_judge_cannot_read():
+    report = lint("answers.yaml")
+    p = found(report, "steps[0].predict[1].wrong[1]", "'not-a-dtype'")
+    assert (p.line, p.col) == (18, 26)
+    assert not [x for x in report.problems if x.path == "steps[0].predict[1].wrong[0]"]
+
+
+def test_feedback_key_the_judge_cannot_read():
+    report = lint("answers.yaml")
+    p = found(report, "steps[0].predict[2].feedback.perhaps", "feedback key 'perhaps'")
+    assert p.line == 26
+    assert not [x for x in report.problems if x.path == "steps[0].predict[2].feedback.no"]
+
+
+def test_missing_answer_is_a_warning_that_says_how_to_record_it():
+    report = lint("missing.yaml")
+    p = found(report, "steps[0].predict[0]", "no reference answer", "warning")
+    assert f"tutor record {p.file}" in p.message
+    p = found(report, "steps[0].predict[1].answer", "no reference answer", "warning")
+    assert (p.line, p.col) == (13, 16)  # an empty `answer:` points at the key's value
+    assert report.errors == []
+
+
+def test_missing_hint_and_explain_are_warnings():
+    report = lint("missing.yaml")
+    found(report, "steps[0].predict[0]", "no `hint:`", "warning")
+    found(report, "steps[0].predict[0]", "no `explain:`", "warning")
+    # the second prompt has both
+    assert not [p for p in report.problems if p.path == "steps[0].predict[1]"]
+
+
+def test_step_explain_counts_as_the_prompts_explanation():
+    report = lint("answers.yaml")
+    assert not [p for p in report.problems if "explain" in p.message]
+
+
+def test_unreachable_prompt_after_an_unconditional_raise():
+    report = lint("unreachable.yaml")
+    p = found(report, "steps[1].predict[0]", "unreachable")
+    assert p.line == 19 and "line 3" in p.message and "kind: exception" in p.message
+    # the guarded raise on line 2 does not count; later steps still run
+    assert not [x for x in report.problems if x.path.startswith(("steps[0]", "steps[2]"))]
+
+
+def test_a_step_that_asks_about_its_exception_is_reachable_and_sys_exit_is_not():
+    report = lint("asked.yaml")
+    assert not [p for p in report.problems if p.path.startswith("steps[0]")]
+    found(report, "steps[1].predict[0]", "unreachable")
+
+
+def test_dead_code_after_a_raise_points_at_the_dead_line():
+    p = found(lint("unreachable.yaml"), "steps[3].code", "never runs", "warning")
+    assert (p.line, p.col) == (34, 7)
+
+
+def test_duplicate_ids_within_the_linted_files_and_pack_order():
+    report = lint("pack")
+    p = found(report, "id", "duplicate lesson id 'authoring/in-pack'")
+    assert p.file.endswith("two.yaml") and "one.yaml" in p.message
+    p = found(report, "lessons[1]", "'authoring/in-pak' names no lesson", "warning")
+    assert "did you mean 'authoring/in-pack'?" in p.message and p.line == 2
+
+
+def test_duplicate_id_against_the_bundled_lessons():
+    p = found(lint("bundled_dup.yaml"), "id", "duplicate lesson id 'samples/accumulate'")
+    assert "lessons/samples/accumulate.yaml" in p.message
+
+
+def test_duplicate_id_against_tutor_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "g.yaml").write_text((LINT / "good.yaml").read_text())
+    monkeypatch.setenv("TUTOR_PATH", str(other))
+    p = found(lint("good.yaml"), "id", "duplicate lesson id 'authoring/good'")
+    assert "g.yaml" in p.message
+
+
+def test_every_message_has_the_file_line_col_path_format(capsys: pytest.CaptureFixture[str]):
+    assert main(["lint", str(LINT)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 10
+    for line in lines:
+        assert FORMAT.match(line), line
+
+
+def test_exit_codes_errors_warnings_strict(capsys: pytest.CaptureFixture[str]):
+    assert main(["lint", str(LINT / "good.yaml")]) == 0
+    assert main(["lint", str(LINT / "missing.yaml")]) == 0  # warnings only
+    assert main(["lint", "--strict", str(LINT / "missing.yaml")]) == 1
+    assert main(["lint", str(LINT / "expect.yaml")]) == 1
+    out = capsys.readouterr()
+    assert "warning: steps[0].predict[0]" in out.out
+    assert "0 errors, 4 warnings" in out.err
+
+
+def test_missing_path(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    assert main(["lint", str(tmp_path / "nope")]) == 1
+    assert "no such file or directory" in capsys.readouterr().out
+
+
+def test_lint_never_imports_torch():
+    code = ("import sys; from tutor.cli import main; rc = main(['lint']); "
+            "bad = [m for m in ('torch', 'textual', 'numpy') if m in sys.modules]; "
+            "print(bad); sys.exit(rc or (1 if bad else 0))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith("[]")
