@@ -9,6 +9,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("tutor.commands.listing", "list the lessons, with their packs and files"),
     "check": ("tutor.commands.check", "run lessons live and check every reference answer"),
     "play": ("tutor.commands.play", "play a lesson in plain text (answers from stdin)"),
+    "show": ("tutor.commands.show", "draw a lesson's autograd graph, storage map or module tree"),
     "progress": ("tutor.commands.progress", "show your progress: lesson statuses and accuracy"),
     "reset": ("tutor.commands.reset", "forget your progress (all, or one lesson's)"),
     "new": ("tutor.commands.new", "write a commented lesson skeleton to start from"),
