@@ -67,8 +67,9 @@ def text_matches(typed: str, live: Obs) -> bool:
             return True
     if t in ("module", "object"):
         cls = str(live.get("class", "")).casefold()
-        last = a.removesuffix("()").rsplit(".", 1)[-1]
-        return last == cls or a == text_key(str(live.get("repr", "")))
+        name = a.removesuffix("()")
+        last = name.rsplit(".", 1)[-1]
+        return cls in (name, last) or a == text_key(str(live.get("repr", "")))
     if t == "device":
         m = _DEVICE.fullmatch(a)
         return (m.group(1) if m else a) == str(live.get("value", "")).casefold()
@@ -127,7 +128,7 @@ def _variants(typed: str, live_text: str) -> list[str]:
     live_c = collapse(live_text)
     for v in list(out):
         w = v.strip()
-        if w[:1] in "'\"`" and not live_c.startswith(w[:1]) and len(w) >= 2 and w[-1] == w[0]:
+        if len(w) >= 2 and w[0] in "'\"`" and w[-1] == w[0] and not live_c.startswith(w[0]):
             w = w[1:-1]
             out.append(w)
         if w.endswith(".") and not live_c.endswith("."):

@@ -57,6 +57,9 @@ def tensor_text(obs: Obs) -> str:
     else:
         body = _nest_text([_tensor_elem(v, cls) for v in leaves], shape)
     extra = []
+    if leaves == [] and len(shape) != 1:
+        body = "[]"
+        extra.append(f"size={tuple(shape)}")
     if dtype not in dtypes.REPR_DEFAULTS or (leaves == [] and dtype != "float32"):
         extra.append(f"dtype=torch.{dtype}")
     if obs.get("grad_fn"):

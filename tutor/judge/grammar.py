@@ -115,12 +115,7 @@ class _Parser:
         tok = self.tok
         if tok.kind == "OP" and tok.text in "+-":
             self.next()
-            node = self.unsigned_number()
-            if tok.text == "-":
-                if isinstance(node, Num):
-                    return Num(node.lit.negated())
-                return Cplx(node.real.negated(), node.imag.negated())
-            return node
+            return self.unsigned_number(negative=tok.text == "-")
         if tok.kind == "NUM" or tok.kind == "NAME" and special_lit(tok.text) is not None:
             return self.unsigned_number()
         if tok.kind == "STR":
@@ -145,31 +140,47 @@ class _Parser:
         self.fail()
         raise AssertionError  # unreachable
 
-    def unsigned_number(self) -> Num | Cplx:
+    def unsigned_number(self, negative: bool = False) -> Num | Cplx:
+        """A number; `negative` when a '-' came before it (it applies to the
+        real part only: -1+2j is (-1)+2j)."""
         tok = self.next()
-        if tok.kind == "NAME":
-            lit = special_lit(tok.text)
-            if lit is None:
-                self.i -= 1
-                self.fail("expected a number")
-            assert lit is not None
-            return Num(lit)
-        if tok.kind != "NUM":
+        special = special_lit(tok.text) if tok.kind == "NAME" else None
+        if special is not None:
+            lit = special.negated() if negative else special
+        elif tok.kind == "NUM":
+            if tok.text[-1] in "jJ":
+                imag = read_number(tok.text[:-1])
+                return Cplx(_zero(), imag.negated() if negative else imag)
+            lit = read_number(tok.text)
+            if self.at("/") and self.peek().kind == "NUM":
+                self.next()
+                lit = fraction(lit, read_number(self.next().text))
+                return Num(lit.negated() if negative else lit)
+            lit = lit.negated() if negative else lit
+        else:
             self.i -= 1
             self.fail("expected a number")
-        if tok.text[-1] in "jJ":
-            return Cplx(_zero(), read_number(tok.text[:-1]))
-        lit = read_number(tok.text)
-        if self.at("/") and self.peek().kind == "NUM":
-            self.next()
-            return Num(fraction(lit, read_number(self.next().text)))
+            raise AssertionError  # unreachable
+        imag = self.imaginary()
+        return Num(lit) if imag is None else Cplx(lit, imag)
+
+    def imaginary(self) -> NumLit | None:
+        """`+2j`, `-0.5j`, `+nanj` after a real part."""
         nxt = self.peek()
-        if self.tok.kind == "OP" and self.tok.text in "+-" and nxt.kind == "NUM":
-            if nxt.text[-1] in "jJ":
-                sign = self.next().text
-                imag = read_number(self.next().text[:-1])
-                return Cplx(lit, imag.negated() if sign == "-" else imag)
-        return Num(lit)
+        if not (self.tok.kind == "OP" and self.tok.text in "+-"):
+            return None
+        if nxt.kind == "NUM" and nxt.text[-1] in "jJ":
+            imag = read_number(nxt.text[:-1])
+        elif nxt.kind == "NAME" and nxt.text[-1:] in ("j", "J"):
+            special = special_lit(nxt.text[:-1])
+            if special is None:
+                return None
+            imag = special
+        else:
+            return None
+        sign = self.next().text
+        self.next()
+        return imag.negated() if sign == "-" else imag
 
     def name(self) -> Node:
         tok = self.next()

@@ -23,7 +23,7 @@ OPS = frozenset("()[]{},:=+-/*\u00d7")
 _OPEN, _CLOSE = "([{", ")]}"
 _HEX_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))")
 _DIGITS = frozenset("0123456789")
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
 
 
 @dataclass(frozen=True)

@@ -55,10 +55,15 @@ def tensor_notation(obs: Obs) -> str:
         raise ValueError("a truncated tensor cannot be written as an answer")
     shape, dtype = tensor_shape(obs), tensor_dtype(obs)
     cls = dtypes.dtype_class(dtype)
-    body = _nest([_elem(v, cls) for v in leaves], shape)
+    extra = ""
+    if not leaves and len(shape) != 1:
+        body = "[]"
+        extra = f", size={tuple(shape)}"
+    else:
+        body = _nest([_elem(v, cls) for v in leaves], shape)
     if dtype not in dtypes.REPR_DEFAULTS or (not leaves and dtype != "float32"):
-        return f"tensor({body}, dtype=torch.{dtype})"
-    return f"tensor({body})"
+        extra += f", dtype=torch.{dtype}"
+    return f"tensor({body}{extra})"
 
 
 def _number(obs: Obs) -> str:
@@ -72,10 +77,13 @@ def _number(obs: Obs) -> str:
     return nums.notation(v)
 
 
-def _item(obs: Obs) -> str:
+def _item(obs: Obs, exact: bool = False) -> str:
     t = otype(obs)
     if t == "str":
         return repr(str(obs.get("value", "")))
+    if exact and t == "float":
+        v = nums.as_live(obs.get("value"))
+        return repr(v) if math.isfinite(v) else nums.notation(v)
     if t in ("int", "float", "complex", "bool"):
         return _number(obs)
     if t == "none":
@@ -107,7 +115,8 @@ def _candidates(live: Obs, kind: str) -> list[str]:
         if its is None:
             return ["[" + ", ".join(_number({"type": "float", "value": v}) if not isinstance(
                 v, bool) else str(v) for v in (tensor_leaves(live) or [])) + "]"]  # fmt: skip
-        return ["[" + ", ".join(_item(i) for i in its) + "]"]
+        # exact numbers as a fallback, when rounding makes two items look alike
+        return ["[" + ", ".join(_item(i, exact) for i in its) + "]" for exact in (False, True)]
     if kind == "shape":
         from .compare_values import live_shape
 
@@ -129,7 +138,7 @@ def _candidates(live: Obs, kind: str) -> list[str]:
     if t == "dtype":
         tok = f"torch.{live.get('value')}"
     base = tok if tok is not None else display(live, kind)
-    return [base, repr(base)] if base else ["''"]
+    return [base, repr(base), "''"] if base else ["''"]
 
 
 def notation(live: dict, kind: str) -> str:

@@ -199,9 +199,11 @@ def notation(value: int | float) -> str:
     else:
         candidates = [_strip_zeros(sci), sci]
     for text in candidates:
-        sign = text.startswith("-")
-        lit = read_number(text.lstrip("-"))
-        if matches(lit.negated() if sign else lit, value):
+        try:
+            lit = read_signed(text)
+        except InvalidPrediction:  # e.g. 1.7977e+308 rounds up to inf
+            continue
+        if matches(lit, value):
             return text
     return repr(value)
 

@@ -33,7 +33,7 @@ SCALAR_SHAPE_WORDS = frozenset(
      "[]", "torch.size(())", "empty"}
 )  # fmt: skip
 _SHAPE_X = re.compile(r"[0-9]+(?:\s*[x\u00d7*]\s*[0-9]+)+")
-_KW_HELP = "use dtype=, requires_grad=, grad_fn= or device="
+_KW_HELP = "use dtype=, requires_grad=, grad_fn=, device= or size="
 
 
 # ---- tensors ---------------------------------------------------------------
@@ -61,10 +61,23 @@ def _device(node: Node) -> str:
     raise InvalidPrediction("Write the device as device='cpu'.")
 
 
-def _claims(kwargs: dict[str, Node], base: Claims) -> tuple[Claims, str | None]:
-    rg, gf, dev, dtype = base.requires_grad, base.grad_fn, base.device, None
+def _size(node: Node) -> tuple[int, ...]:
+    items = node.items if isinstance(node, Seq) else (node,)
+    if isinstance(node, Call) and node.name in SIZE_CALLS and len(node.args) == 1:
+        return _size(node.args[0])
+    if not all(isinstance(n, Num) and n.lit.is_int and n.lit.value >= 0 for n in items):
+        raise InvalidPrediction("Write the size as size=(2, 0).")
+    return tuple(int(n.lit.value) for n in items if isinstance(n, Num))
+
+
+def _claims(
+    kwargs: dict[str, Node], base: Claims
+) -> tuple[Claims, str | None, tuple[int, ...] | None]:
+    rg, gf, dev, dtype, size = base.requires_grad, base.grad_fn, base.device, None, None
     for key, node in kwargs.items():
-        if key == "dtype":
+        if key == "size":
+            size = _size(node)
+        elif key == "dtype":
             if not isinstance(node, (Name, Str)):
                 raise InvalidPrediction("Write the dtype as dtype=torch.float32.")
             dtype = dtypes.read_dtype(node.value)
@@ -78,7 +91,7 @@ def _claims(kwargs: dict[str, Node], base: Claims) -> tuple[Claims, str | None]:
             dev = _device(node)
         else:
             raise InvalidPrediction(f"I can't check {key}= on a tensor; {_KW_HELP}.")
-    return Claims(rg, gf, dev, base.is_parameter), dtype
+    return Claims(rg, gf, dev, base.is_parameter), dtype, size
 
 
 def _nest(node: Node) -> tuple[tuple[int, ...], list[Leaf]]:
@@ -117,11 +130,11 @@ def _implied(leaves: list[Leaf], tensor_form: bool) -> str | None:
 def read_tensor(node: Node) -> TensorP:
     claims = Claims()
     is_call = False
-    dtype = None
+    dtype, size = None, None
     if isinstance(node, Call) and node.name in PARAM_CALLS:
         if len(node.args) != 1:
             raise InvalidPrediction("Write a parameter as Parameter(tensor([...])).")
-        claims, _ = _claims(
+        claims, _, _ = _claims(
             {k: v for k, v in node.kwargs.items() if k == "requires_grad"}, Claims(is_parameter=True)
         )
         if set(node.kwargs) - {"requires_grad"}:
@@ -131,10 +144,14 @@ def read_tensor(node: Node) -> TensorP:
     if isinstance(node, Call) and node.name in TENSOR_CALLS:
         if len(node.args) != 1:
             raise InvalidPrediction("Write a tensor as tensor([3., 1.]).")
-        claims, dtype = _claims(node.kwargs, claims)
+        claims, dtype, size = _claims(node.kwargs, claims)
         node = node.args[0]
         is_call = True
     shape, leaves = _nest(node)
+    if size is not None and size != shape:
+        if leaves or 0 not in size:
+            raise InvalidPrediction(f"size={size} does not match the values' shape {shape}.")
+        shape = size  # torch prints an empty (0, 3) tensor as tensor([], size=(0, 3))
     return TensorP(shape, tuple(leaves), dtype, _implied(leaves, is_call), claims)
 
 

@@ -1,0 +1,302 @@
+"""Properties checked with hypothesis:
+
+* the judge never raises and stays fast, whatever is typed, for every kind;
+* `notation(obs, kind)` is judged correct against `obs`, for generated
+  observations of every kind.
+
+Both use `judge_strict` (the judge without its safety net) so that a bug shows
+up as an exception instead of a polite `invalid`.
+"""
+
+from __future__ import annotations
+
+import keyword
+import string
+import time
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from judge_obs import NONE
+
+from tutor.judge import JudgeSpec, Status, notation
+from tutor.judge.core import judge_strict
+from tutor.judge.dtypes import KNOWN, dtype_class
+from tutor.judge.parse_words import BUILTIN_MRO
+from tutor.kinds import KINDS
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+LIVE_FOR_KIND: dict[str, dict[str, Any]] = {
+    "number": {"type": "float", "value": 0.6000000238418579},
+    "tensor": {"type": "tensor", "dtype": "float32", "shape": [2], "values": [3.0, 1.0]},
+    "bool": {"type": "bool", "value": True},
+    "text": {"type": "grad_fn", "name": "LogBackward0"},
+    "choice": {"type": "str", "value": "b"},
+    "set": {"type": "dict", "items": [[{"type": "str", "value": "a"}, NONE]]},
+    "list": {"type": "list", "items": [{"type": "int", "value": 1}, NONE]},
+    "shape": {"type": "size", "value": [2, 3]},
+    "dtype": {"type": "dtype", "value": "float32"},
+    "exception": {"type": "exception", "name": "RuntimeError", "message": "x",
+                  "mro": ["RuntimeError", "Exception", "BaseException"]},
+    "same_storage": {"type": "bool", "value": False},
+    "stdout": {"type": "str", "value": "tensor([1.])\n"},
+}  # fmt: skip
+SPECS = {k: JudgeSpec(k, choices=("a", "b", "c") if k == "choice" else (),
+                      feedback=(("0.6", "fb"), ("None", "fb2"))) for k in KINDS}  # fmt: skip
+
+ALPHABET = "()[]{}<>,.:=+-*/x\u00d7'\"` \n\t0123456789eEjnaif_TrueFalsNoe\u2212\uff11"
+
+
+def _run(kind: str, text: str) -> None:
+    start = time.perf_counter()
+    v = judge_strict(SPECS[kind], text, LIVE_FOR_KIND[kind])
+    elapsed = time.perf_counter() - start
+    assert v.status in Status
+    assert isinstance(v.message, str) and v.message
+    assert v.answer == text
+    assert elapsed < 0.5, (kind, len(text), elapsed)
+
+
+@FAST
+@given(kind=st.sampled_from(sorted(KINDS)), text=st.text(max_size=300))
+def test_never_raises_on_any_text(kind: str, text: str) -> None:
+    _run(kind, text)
+
+
+@FAST
+@given(kind=st.sampled_from(sorted(KINDS)), text=st.text(alphabet=ALPHABET, max_size=200))
+def test_never_raises_on_grammar_like_text(kind: str, text: str) -> None:
+    _run(kind, text)
+
+
+@st.composite
+def adversarial(draw: st.DrawFn) -> str:
+    n = draw(st.integers(0, 12_000))
+    choice = draw(st.integers(0, 7))
+    return [
+        "[" * n + "]" * n,
+        "(" * n,
+        "9" * n,
+        "+" * n + "1",
+        "-" * min(n, 3) + "1",
+        "[" + ",".join(["1"] * (n // 4)) + "]",
+        "tensor(" * min(n, 40) + "1" + ")" * min(n, 40),
+        "'" + "\\" * n + "'",
+    ][choice]
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(sorted(KINDS)), text=adversarial())
+def test_never_raises_on_adversarial_text(kind: str, text: str) -> None:
+    _run(kind, text)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize(
+    "text",
+    ["+" * 4000 + "1", "[" * 10_000 + "]" * 10_000, "1" * 1_000_000, "[" * 32 + "1" + "]" * 32,
+     "\ufdfa" * 1000, "1e" + "9" * 40, "0." + "0" * 48 + "1", "[1" + ", 1" * 999 + "]"],
+)  # fmt: skip
+def test_known_hostile_inputs(kind: str, text: str) -> None:
+    _run(kind, text)
+
+
+# ---- observations of every kind ---------------------------------------------
+
+F32 = st.floats(width=32)
+F64 = st.floats()
+FINITE32 = st.floats(width=32, allow_nan=False, allow_infinity=False)
+
+
+def _json(v: float) -> float | str:
+    if v != v:
+        return "nan"
+    if v in (float("inf"), float("-inf")):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def _values_for(dtype: str) -> st.SearchStrategy[Any]:
+    cls = dtype_class(dtype)
+    if cls == "bool":
+        return st.booleans()
+    if cls == "int":
+        lo, hi = (0, 255) if dtype == "uint8" else (-(2**63), 2**63 - 1)
+        return st.integers(lo, hi)
+    if cls == "complex":
+        return st.tuples(F32, F32).map(lambda p: [_json(p[0]), _json(p[1])])
+    width = 16 if dtype in ("float16", "bfloat16") else (64 if dtype == "float64" else 32)
+    return st.floats(width=width).map(_json)
+
+
+def _nest(flat: list[Any], shape: list[int]) -> Any:
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return flat
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [_nest(flat[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+@st.composite
+def tensors(draw: st.DrawFn, max_dims: int = 3) -> dict[str, Any]:
+    dtype = draw(st.sampled_from(["float32", "float64", "float16", "bfloat16", "int64", "int32",
+                                  "uint8", "int8", "bool", "complex64"]))  # fmt: skip
+    shape = draw(st.lists(st.integers(0, 4), max_size=max_dims))
+    n = 1
+    for d in shape:
+        n *= d
+    flat = draw(st.lists(_values_for(dtype), min_size=n, max_size=n))
+    if not shape:
+        flat = flat or [draw(_values_for(dtype))]
+    grad_fn = draw(st.sampled_from([None, "MulBackward0", "CloneBackward0"]))
+    return {
+        "type": "tensor", "dtype": dtype, "shape": shape, "values": _nest(flat, shape),
+        "requires_grad": grad_fn is not None or draw(st.booleans()), "is_leaf": grad_fn is None,
+        "grad_fn": grad_fn, "is_parameter": False, "device": "cpu",
+    }  # fmt: skip
+
+
+NAMES = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}(\.[A-Za-z0-9_]{1,8}){0,2}", fullmatch=True)
+STRINGS = st.one_of(NAMES, st.text(max_size=20))
+
+
+def _num_obs() -> st.SearchStrategy[dict[str, Any]]:
+    return st.one_of(
+        F32.map(lambda v: {"type": "float", "value": _json(v)}),
+        F64.map(lambda v: {"type": "float", "value": _json(v)}),
+        st.integers(-(2**63), 2**63).map(lambda v: {"type": "int", "value": v}),
+    )
+
+
+def _item_obs() -> st.SearchStrategy[dict[str, Any]]:
+    return st.one_of(
+        STRINGS.map(lambda v: {"type": "str", "value": v}),
+        _num_obs(),
+        st.just(NONE),
+        st.booleans().map(lambda v: {"type": "bool", "value": v}),
+        tensors(max_dims=2),
+    )
+
+
+def _exceptions() -> st.SearchStrategy[dict[str, Any]]:
+    builtin = st.sampled_from(sorted(BUILTIN_MRO)).map(
+        lambda n: {"type": "exception", "name": n, "message": "m", "mro": BUILTIN_MRO[n]}
+    )
+    custom = st.from_regex(r"[A-Z][a-z]{0,6}(Error|Exception|Warning)", fullmatch=True).map(
+        lambda n: {"type": "exception", "name": n, "message": "",
+                   "mro": [n, "Exception", "BaseException"]}  # fmt: skip
+    )
+    return st.one_of(builtin, custom, st.just(NONE))
+
+
+OBS_FOR_KIND: dict[str, st.SearchStrategy[dict[str, Any]]] = {
+    "number": st.one_of(
+        _num_obs(),
+        st.booleans().map(lambda v: {"type": "bool", "value": v}),
+        st.tuples(F32, F32).map(lambda p: {"type": "complex", "real": _json(p[0]),
+                                           "imag": _json(p[1])}),  # fmt: skip
+        F32.map(lambda v: {"type": "tensor", "dtype": "float32", "shape": [], "values": _json(v)}),
+        F32.map(lambda v: {"type": "tensor", "dtype": "float32", "shape": [1],
+                           "values": [_json(v)]}),  # fmt: skip
+        st.just(NONE),
+    ),
+    "tensor": st.one_of(tensors(), st.just(NONE)),
+    "bool": st.booleans().map(lambda v: {"type": "bool", "value": v}),
+    "same_storage": st.booleans().map(lambda v: {"type": "bool", "value": v}),
+    "text": st.one_of(
+        STRINGS.map(lambda v: {"type": "str", "value": v}),
+        NAMES.map(lambda v: {"type": "grad_fn", "name": v}),
+        st.sampled_from(sorted(KNOWN)).map(lambda v: {"type": "dtype", "value": v}),
+        NAMES.filter(lambda v: "." not in v).map(
+            lambda v: {"type": "module", "class": v, "repr": v + "()"}
+        ),
+        st.just(NONE),
+    ),
+    "choice": st.text(string.ascii_letters + string.digits + " .,'-", max_size=20)
+    .filter(lambda v: any(c.isalnum() for c in v))
+    .map(lambda v: {"type": "str", "value": v}),
+    "set": st.one_of(
+        st.lists(STRINGS, max_size=8, unique=True).map(
+            lambda xs: {"type": "set", "items": [{"type": "str", "value": x} for x in xs]}
+        ),
+        st.lists(NAMES, max_size=8, unique=True).map(
+            lambda xs: {"type": "dict", "items": [[{"type": "str", "value": x}, NONE] for x in xs]}
+        ),
+        st.lists(_num_obs(), max_size=6).map(lambda xs: {"type": "set", "items": xs}),
+    ),
+    "list": st.lists(_item_obs(), max_size=5).flatmap(
+        lambda xs: st.sampled_from(["list", "tuple"]).map(lambda k: {"type": k, "items": xs})
+    ),
+    "shape": st.one_of(
+        st.lists(st.integers(0, 2**31), max_size=5).map(lambda v: {"type": "size", "value": v}),
+        tensors(),
+    ),
+    "dtype": st.one_of(
+        st.sampled_from(sorted(KNOWN)).map(lambda v: {"type": "dtype", "value": v}), tensors()
+    ),
+    "exception": _exceptions(),
+    "stdout": st.text(max_size=300).map(lambda v: {"type": "str", "value": v}),
+}
+
+
+def test_every_kind_has_observations() -> None:
+    assert set(OBS_FOR_KIND) == set(KINDS)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_notation_is_judged_correct(kind: str) -> None:
+    @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(obs=OBS_FOR_KIND[kind])
+    def check(obs: dict[str, Any]) -> None:
+        text = notation(obs, kind)
+        spec = JudgeSpec(kind, choices=(text,) if kind == "choice" else ())
+        v = judge_strict(spec, text, obs)
+        assert v.status is Status.CORRECT, (text, obs, v.message)
+
+    check()
+
+
+def test_notation_examples() -> None:
+    assert notation({"type": "float", "value": 0.6000000238418579}, "number") == "0.6"
+    assert notation({"type": "float", "value": 1.6094379425048828}, "number") == "1.6094"
+    assert notation({"type": "float", "value": -4.0}, "number") == "-4.0"
+    assert notation({"type": "float", "value": 0.00800000037997961}, "number") == "0.008"
+    assert notation({"type": "int", "value": 3}, "number") == "3"
+    t = {"type": "tensor", "dtype": "float32", "shape": [2], "values": [3.0, 1.0]}
+    assert notation(t, "tensor") == "tensor([3., 1.])"
+    assert notation({**t, "dtype": "int32", "values": [3, 1]}, "tensor") == (
+        "tensor([3, 1], dtype=torch.int32)"
+    )
+    assert notation({"type": "tensor", "dtype": "float32", "shape": [], "values": 0.5},
+                    "tensor") == "tensor(0.5)"  # fmt: skip
+    keys = {"type": "dict", "items": [[{"type": "str", "value": "a"}, NONE],
+                                      [{"type": "str", "value": "b"}, NONE]]}  # fmt: skip
+    assert notation(keys, "set") == "['a', 'b']"
+    assert notation(NONE, "number") == "None"
+    assert notation(NONE, "exception") == "no error"
+    exc = {"type": "exception", "name": "RuntimeError", "message": "m", "mro": []}
+    assert notation(exc, "exception") == "RuntimeError"
+    assert notation({"type": "bool", "value": True}, "bool") == "True"
+    assert notation({"type": "bool", "value": False}, "same_storage") == "no"
+    assert notation({"type": "size", "value": [2, 3]}, "shape") == "(2, 3)"
+    assert notation({"type": "size", "value": [3]}, "shape") == "(3,)"
+    assert notation({"type": "dtype", "value": "int64"}, "dtype") == "torch.int64"
+    assert notation({"type": "grad_fn", "name": "LogBackward0"}, "text") == "LogBackward0"
+    assert notation({"type": "str", "value": "hi\n"}, "stdout") == "hi\n"
+    assert notation({"type": "str", "value": ""}, "stdout") == "nothing"
+
+
+def test_notation_refuses_what_it_cannot_write() -> None:
+    big = {"type": "tensor", "dtype": "float32", "shape": [200, 100], "truncated": True}
+    with pytest.raises(ValueError):
+        notation(big, "tensor")
+    with pytest.raises(ValueError):
+        notation({"type": "tensor", "dtype": "float32", "shape": [1000],
+                  "values": [0.123456] * 1000}, "tensor")  # fmt: skip
+    with pytest.raises(ValueError):
+        notation({"type": "str", "value": "x" * 3000}, "stdout")
+    assert notation({"type": "size", "value": [200, 100]}, "shape") == "(200, 100)"
+    assert not keyword.iskeyword("tensor")
