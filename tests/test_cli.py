@@ -1,0 +1,112 @@
+"""`tutor list`, `tutor check` and `tutor play` end to end, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parent / "data" / "core"
+
+
+def tutor(*args: str, stdin: str = "", env: dict[str, str] | None = None,
+          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if k != "TUTOR_PATH"}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
+                          capture_output=True, timeout=timeout, env=full_env)
+
+
+def test_list_json_has_the_bundled_lessons_and_extra_paths() -> None:
+    proc = tutor("list", "--json", "--path", str(DATA / "good"))
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)
+    ids = [r["id"] for r in rows]
+    assert "samples/accumulate" in ids and "core/pass" in ids
+    row = rows[ids.index("core/pass")]
+    assert {"id", "title", "topic", "file"} <= set(row) and row["file"].endswith("pass.yaml")
+
+
+def test_list_reports_broken_files_and_exits_1() -> None:
+    proc = tutor("list", "--path", str(DATA / "bad"))
+    assert proc.returncode == 1
+    assert "broken.yaml:9:15: steps[0].predict[0].kind: unknown value 'numbr'" in proc.stderr
+
+
+def test_check_passes_on_good_lessons_and_reports_skips() -> None:
+    proc = tutor("check", str(DATA / "good"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "core/pass" in proc.stdout and "ok (2 prompts" in proc.stdout
+    assert "skipped (needs torch >=99" in proc.stdout
+    assert "lessons: 1 passed, 0 failed, 1 skipped, 0 errors" in proc.stdout
+
+
+def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
+    proc = tutor("check", "--json", "-j", "2", str(DATA / "bad"), str(DATA / "good"))
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)  # stdout holds only the JSON document
+    assert "tutor check:" in proc.stderr  # progress went to stderr
+    assert report["ok"] is False and report["torch"]
+    by = {(r.get("lesson"), r.get("step"), r.get("prompt"), r["type"]): r
+          for r in report["records"]}
+    drift = by[("core/drift", 0, 0, "prompt")]
+    assert drift["passed"] is False and drift["verdict"] == "incorrect"
+    assert drift["answer"] == "11" and drift["expected"].startswith("10")
+    assert drift["file"].endswith("drift.yaml") and drift["line"] == 8
+    missing = by[("core/drift", 0, 1, "prompt")]
+    assert missing["passed"] is False and "tutor record" in missing["message"]
+    raised = by[("core/drift", 1, 0, "prompt")]
+    assert "step 1 raised ValueError: boom" in raised["message"]
+    timeout = by[("core/timeout", None, None, "lesson")]
+    assert timeout["status"] == "error" and "timed out" in timeout["reason"]
+    skipped = by[("core/skipped", None, None, "lesson")]
+    assert skipped["status"] == "skipped"
+    load = next(r for r in report["records"] if r["type"] == "load_error")
+    assert load["file"].endswith("broken.yaml") and load["line"] == 9 and load["col"] == 15
+    assert by[("core/pass", 0, 0, "prompt")]["passed"] is True
+
+
+def test_check_text_report_points_at_the_yaml_line() -> None:
+    proc = tutor("check", str(DATA / "bad" / "drift.yaml"))
+    assert proc.returncode == 1
+    assert "drift.yaml:8: core/drift step 0 prompt 0: x.grad?" in proc.stdout
+    assert "answer: 11" in proc.stdout and "live:   10" in proc.stdout
+
+
+def test_play_through_a_pipe() -> None:
+    answers = "what?\nhint\n0.61\n0.6\nLogBackward0\n1.2\nreveal\n"
+    proc = tutor("play", "samples/accumulate", stdin=answers)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "x = torch.tensor(5.0, requires_grad=True)" in out
+    assert "hint: d/dx log(x^3) = 3/x" in out
+    assert out.count("✗") == 0 or "0.61" in out
+    assert "finished: 3 of 4 correct" in out and "1 revealed" in out
+    assert "Try again" in out  # the invalid answer was asked again
+
+
+def test_play_json_records_and_clean_eof() -> None:
+    proc = tutor("play", "samples/accumulate", "--json", stdin="0.61\nLogBackward\n")
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["verdict"] for r in records] == ["incorrect", "incorrect"]
+    assert records[0] | {"expected": None} == {
+        "lesson": "samples/accumulate", "step": 0, "prompt": 0, "answer": "0.61",
+        "verdict": "incorrect", "expected": None, "message": records[0]["message"],
+        "hints": 0}
+    assert records[0]["expected"].startswith("0.6")
+    assert "stopped: 0 of 2 correct" in proc.stderr
+
+
+def test_play_unknown_lesson_suggests() -> None:
+    proc = tutor("play", "samples/acumulate")
+    assert proc.returncode == 2 and "Did you mean: samples/accumulate" in proc.stderr
+
+
+@pytest.mark.parametrize("command", [["check", "--help"], ["play", "--help"], ["--version"]])
+def test_help_works(command: list[str]) -> None:
+    assert tutor(*command).returncode == 0
