@@ -24,6 +24,7 @@ class TutorApp(App[int]):
     COMMANDS = App.COMMANDS | {LessonCommands}
     BINDINGS = [
         Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
         Binding("ctrl+k", "restart_kernel", "Restart kernel", show=False),
     ]
 
@@ -44,6 +45,7 @@ class TutorApp(App[int]):
         if self.catalog.errors:
             self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
                         "`tutor list` shows why.", severity="warning", timeout=8)
+        self.kernel.start()  # a Popen: returns at once; torch loads in the kernel process
         self.start_kernel()
         self.poll_kernel()
         self.set_interval(0.2, self.poll_kernel)

@@ -22,7 +22,6 @@ class CatalogScreen(TutorScreen):
         Binding("c", "continue", "Continue"),
         Binding("s", "start_over", "Start over"),
         Binding("ctrl+p", "app.command_palette", "Find lesson"),
-        Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -62,7 +61,7 @@ class CatalogScreen(TutorScreen):
                                       id=f"pack:{pack.directory}", disabled=True))
             status = statuses[lesson.id].status if lesson.id in statuses else "new"
             prompt = Content.assemble((f" {MARKS[status]} ", f"$text-{_tone(status)}"),
-                                      lesson.title)
+                                      inline(lesson.title))
             options.append(Option(prompt, id=lesson.id))
         listing.clear_options()
         listing.add_options(options)
@@ -76,7 +75,8 @@ class CatalogScreen(TutorScreen):
         verb = "Continue" if position != (0, 0) else "Start"
         where = f" (step {position[0] + 1} of {len(target.steps)})" if position != (0, 0) else ""
         self.query_one("#continue-line", Static).update(
-            Content.assemble(("▶ ", "$text-success"), f"{verb}: ", (target.title, "bold"),
+            Content.assemble(("▶ ", "$text-success"), f"{verb}: ",
+                             inline(target.title).stylize("bold"),
                              where, ("  — press c", "$text-muted")))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -88,10 +88,10 @@ class CatalogScreen(TutorScreen):
         progress = self.app.store.lesson(lesson.id)  # type: ignore[attr-defined]
         pack = self.app.catalog.pack_of[lesson.id]  # type: ignore[attr-defined]
         head = Content.assemble(
-            (lesson.title, "bold"), "\n",
+            inline(lesson.title).stylize("bold"), "\n",
             (f"{lesson.id} · {lesson.topic} · level {lesson.level}", "$text-muted"), "\n",
-            f"{len(lesson.steps)} steps, {len(lesson.prompts)} questions · ",
-            (f"{MARKS[progress.status]} {progress.status}", f"$text-{_tone(progress.status)}"),
+            f"{len(lesson.steps)} steps, {len(lesson.prompts)} questions · status: ",
+            (progress.status, f"$text-{_tone(progress.status)}"),
             "\n", (f"pack: {pack.title}", "$text-muted"),
         )
         self.query_one("#detail-head", Static).update(head)
@@ -111,6 +111,14 @@ class CatalogScreen(TutorScreen):
         option = self.query_one("#lessons", OptionList).highlighted_option
         if option is not None and option.id and not option.id.startswith("pack:"):
             self.post_message(OpenLesson(option.id, fresh=True))
+
+
+def inline(text: str) -> Content:
+    """A title with `code` spans shown as code (without the backticks)."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # unbalanced: leave it alone
+        return Content(text)
+    return Content.assemble(*[(p, "$text-accent") if i % 2 else p for i, p in enumerate(parts)])
 
 
 def _tone(status: str) -> str:

@@ -35,6 +35,7 @@ from tutor.ui.widgets.verdict import VerdictPanel
 
 class LessonScreen(LessonKernelMixin, TutorScreen):
     BINDINGS = [
+        Binding("escape", "leave_repl", "Leave REPL"),
         Binding("escape", "back", "Catalog"),
         Binding("ctrl+t", "hint", "Hint"),
         Binding("h", "hint", "Hint", show=False),
@@ -108,6 +109,8 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
             "next": mode == "judged" and not repl_focused,
             "repl": mode in ("judged", "asking") and self.flow.step_answered,
             "interrupt": self.repl_running or mode == "running",
+            "leave_repl": repl_focused,
+            "back": not repl_focused,
         }
         return allowed.get(action, True)
 
@@ -275,10 +278,10 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
             self.app.pop_screen()
 
     def action_back(self) -> None:
-        if self.repl_open and self.focused is not None and self.focused.id == "repl-input":
-            self.hide_repl(keep_open=True)
-            return
         self.app.pop_screen()
+
+    def action_leave_repl(self) -> None:
+        self.hide_repl(keep_open=True)
 
     # ------------------------------------------------------------------ REPL
     def action_repl(self) -> None:
@@ -322,3 +325,6 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
     # ------------------------------------------------------------------ steps
     def on_step_ran(self, event: StepRan) -> None:
         self.handle_outcome(event)
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()

@@ -18,18 +18,26 @@ from textual.message import Message
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from tutor.kinds import KINDS
 from tutor.lesson.model import Prompt
 
+# Format examples only: deliberately values no lesson is likely to have as its answer.
 PLACEHOLDERS = {
-    "number": "a number, e.g. 0.6",
-    "tensor": "e.g. tensor([3., 1.]) or [3, 1]",
-    "text": "an exact name, e.g. AddBackward0",
-    "set": "names in any order: a, b, c",
-    "list": "items in order: a, b, c",
-    "shape": "a shape: (2, 3) or 2x3",
-    "dtype": "a dtype: float32, int64, bool…",
-    "exception": "an exception (RuntimeError) or: no error",
+    "number": "a number",
+    "tensor": "a tensor's values",
+    "text": "an exact name",
+    "set": "items in any order, separated by commas",
+    "list": "items in order, separated by commas",
+    "shape": "a shape",
+    "dtype": "a dtype",
+    "exception": "an exception name, or: no error",
+}
+EXAMPLES = {
+    "number": "e.g. 7, -0.25, 1e-3 or tensor(7.)",
+    "tensor": "e.g. tensor([7., 9.]), [[1, 0], [0, 1]] or [True, False]",
+    "text": "case is ignored, e.g. MulBackward0",
+    "shape": "e.g. (4, 5), torch.Size([4, 5]), 4x5 or () for a scalar",
+    "dtype": "e.g. torch.float16, float16, half, int8",
+    "exception": "e.g. IndexError, raises, or: no error",
 }
 YES_NO = ("bool", "same_storage")
 
@@ -99,7 +107,7 @@ class AnswerBox(Vertical):
         else:
             yield Input(text, placeholder=PLACEHOLDERS.get(kind, "your prediction"),
                         id="text-entry", select_on_focus=False)
-            hint = items_preview(text) if kind in ("set", "list") else KINDS.get(kind, "")
+            hint = items_preview(text) if kind in ("set", "list") else EXAMPLES.get(kind, "")
             yield Static(hint, id="preview", classes="examples")
 
     def focus_input(self) -> None:

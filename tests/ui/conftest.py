@@ -1,0 +1,31 @@
+"""Fixtures for the app's tests: fixture lessons, an app factory, and waiting helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tutor.kernel import Kernel
+from tutor.lesson import Catalog, load_catalog
+from tutor.progress import ProgressStore
+
+UI_DATA = Path(__file__).resolve().parent.parent / "data" / "ui"
+
+
+def ui_catalog(*dirs: str) -> Catalog:
+    return load_catalog([UI_DATA / d for d in dirs or ("lessons",)], with_env=False,
+                        with_bundled=False)
+
+
+@pytest.fixture
+def make_app(tutor_home: Path) -> Callable[..., object]:
+    """Build a TutorApp on the fixture lessons with an isolated progress store."""
+    from tutor.ui.app import TutorApp
+
+    def make(kernel: Kernel, *dirs: str, catalog: Catalog | None = None) -> TutorApp:
+        return TutorApp(catalog=catalog or ui_catalog(*dirs), kernel=kernel,
+                        store=ProgressStore(tutor_home))
+
+    return make

@@ -1,0 +1,182 @@
+"""Drive a whole lesson with the keyboard: wrong, right, partial, invalid, hint, REPL."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Static
+from ui_helpers import wait_for
+
+from tutor.progress import ProgressStore
+from tutor.ui.screens.catalog import CatalogScreen
+from tutor.ui.screens.done import LessonDone
+from tutor.ui.screens.lesson import LessonScreen
+from tutor.ui.widgets.repl import Repl
+from tutor.ui.widgets.verdict import VerdictPanel
+
+pytestmark = pytest.mark.kernel
+
+
+def text_of(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def verdict_text(screen) -> str:
+    panel = screen.query_one(VerdictPanel)
+    return " ".join(str(w.render()) for w in panel.query(Static))
+
+
+async def open_first_lesson(pilot) -> LessonScreen:
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+    screen = app.screen
+    await wait_for(pilot, lambda: screen.mode == "asking", what="the step to run")
+    return screen
+
+
+async def answer(pilot, text: str) -> None:
+    entry = pilot.app.screen.query_one("#text-entry", Input)
+    entry.value = ""
+    await pilot.press(*text, "enter")
+    await pilot.pause()
+
+
+async def test_a_whole_lesson(kernel, make_app, tutor_home) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_first_lesson(pilot)
+        assert screen.lesson.id == "ui/basics"
+        assert "x = torch.tensor" in text_of(screen, "#code")
+        # nothing the step produced is on screen before an answer
+        assert not screen.query_one("#step-after").display
+        assert not screen.query_one(VerdictPanel).display
+
+        # invalid: explained, asked again, never counted
+        await answer(pilot, "abc")
+        assert screen.mode == "asking"
+        note = text_of(screen, "#note-line")
+        assert "did not count" in note and "number" in note.lower()
+        assert app.store.attempts() == []
+
+        # a hint, then a wrong answer with the author's targeted feedback
+        await pilot.press("ctrl+t")
+        assert "Double each element" in text_of(screen, "#hint-line")
+        await answer(pilot, "6")
+        assert screen.mode == "judged"
+        shown = verdict_text(screen)
+        assert "Not quite" in shown and "you said  6" in shown and "12" in shown
+        assert "sum of `x`" in shown or "sum of x" in shown
+        assert "2 + 4 + 6 = 12" in shown
+        assert screen.focused is screen.query_one(VerdictPanel)
+
+        # retry, then right
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.mode == "asking", what="retry")
+        assert screen.query_one("#text-entry", Input).value == "6"
+        await answer(pilot, "12")
+        assert "Correct" in verdict_text(screen)
+
+        # the REPL is not offered while a question of the step is open
+        await pilot.press("n")
+        assert screen.mode == "asking" and screen.flow.position == (0, 1)
+        await pilot.press("ctrl+o")
+        assert not screen.query_one(Repl).display
+
+        # partial: right items, wrong order
+        await answer(pilot, "c, b, a")
+        assert screen.flow.state.verdict.status.value == "partial"
+        assert "Partly right" in verdict_text(screen)
+        # the step's questions are answered: its output is shown, the REPL opens
+        assert "step one ran" in text_of(screen, "#step-output")
+
+        await pilot.press("ctrl+o")
+        repl = screen.query_one(Repl)
+        assert repl.display and screen.focused.id == "repl-input"
+        await pilot.press(*"y * 10", "enter")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        log = " ".join(str(w.render()) for w in repl.query(".repl-entry"))
+        assert "tensor([20., 40., 60.])" in log
+        repl_input = screen.query_one("#repl-input")
+        repl_input.text = "for i in range(2):"
+        repl_input.move_cursor(repl_input.document.end)
+        await pilot.press("enter")  # incomplete: a new, indented line
+        assert repl_input.text == "for i in range(2):\n    " and not screen.repl_running
+        repl_input.insert("print('row', i)")
+        await pilot.press("enter", "enter")  # an empty line ends the block
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        log = " ".join(str(w.render()) for w in repl.query(".repl-entry"))
+        assert "row 0" in log and "row 1" in log
+        repl_input.insert("undefined_name")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        log = " ".join(str(w.render()) for w in repl.query(".repl-entry"))
+        assert "NameError" in log
+        await pilot.press("up")  # history
+        assert screen.query_one("#repl-input").text == "undefined_name"
+        await pilot.press("escape")  # leaves the REPL, stays in the lesson
+        assert isinstance(app.screen, LessonScreen)
+        assert screen.focused is screen.query_one(VerdictPanel)
+
+        # next step: a yes/no question and a choice, by their keys
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.mode == "asking", what="step 2")
+        assert screen.flow.position == (1, 0)
+        assert "z = y.view(3)" in text_of(screen, "#code")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="yes/no verdict")
+        assert "Correct" in verdict_text(screen)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.mode == "asking", what="choice question")
+        await pilot.press("2")  # "integers": wrong
+        await wait_for(pilot, lambda: screen.mode == "judged", what="choice verdict")
+        assert "Not quite" in verdict_text(screen)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonDone), what="the end")
+        assert "2 of 4 right" in str(app.screen.query_one("#done-text", Static).render())
+
+    store = ProgressStore(tutor_home)  # the app closed its store: read what it wrote
+    attempts = store.attempts("ui/basics")
+    assert [(a.step, a.prompt, a.answer, a.verdict, a.hints) for a in attempts] == [
+        (0, 0, "6", "incorrect", 1), (0, 0, "12", "correct", 1),
+        (0, 1, "c, b, a", "partial", 0), (1, 0, "yes", "correct", 0),
+        (1, 1, "integers", "incorrect", 0)]
+    assert all(a.seconds >= 0 and a.expected for a in attempts)
+    progress = store.lesson("ui/basics")
+    assert progress.status == "done" and (progress.step, progress.prompt) == (2, 0)
+
+
+async def test_reveal_counts_as_given_up(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_first_lesson(pilot)
+        await pilot.press("ctrl+r")
+        assert screen.mode == "judged"
+        shown = verdict_text(screen)
+        assert "Revealed" in shown and "12" in shown
+        await pilot.press("r")  # no retry after a reveal
+        assert screen.mode == "judged"
+        await pilot.pause(0.2)
+        [a] = app.store.attempts()
+        assert a.verdict == "revealed" and a.expected.startswith("12")
+
+
+async def test_answer_typed_while_the_step_runs_is_judged_when_it_lands(kernel,
+                                                                         make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", what="the first run")
+        screen.flow.outcome = None
+        screen.mode = "running"
+        screen.run_steps = lambda *a, **k: None  # hold the observation back
+        screen.submitted(type("E", (), {"text": "12"})())
+        assert screen.pending == "12" and "Waiting" in text_of(screen, "#note-line")
+        assert app.store.attempts() == []
+        del screen.run_steps
+        screen.run_steps(0, rebuild=True)
+        await wait_for(pilot, lambda: screen.mode == "judged", what="the pending answer")
+        assert screen.flow.state.verdict.status.value == "correct"

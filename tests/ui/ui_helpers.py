@@ -1,0 +1,21 @@
+"""Helpers for the app's tests (imported by name: tests/ui is on sys.path)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 20.0,
+                   what: str = "condition") -> None:
+    """Let the app run until `predicate()` is true (workers run in threads)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*text)
