@@ -77,6 +77,18 @@ def test_every_prompt_has_a_hint_and_an_explanation(lesson: Lesson) -> None:
 
 
 @pytest.mark.parametrize("lesson", lesson_params(COURSE))
+def test_feedback_is_for_answers_proven_wrong(lesson: Lesson) -> None:
+    """Every course prompt has targeted feedback, and each feedback key is also listed
+    under `wrong:`, so `tutor check` proves the judge really calls it wrong."""
+    for step, prompt in lesson.prompts:
+        where = f"{lesson.file}:{prompt.pos.line} (step {step.index}, prompt {prompt.index})"
+        assert prompt.feedback, f"{where}: no feedback for typical wrong answers"
+        assert prompt.wrong, f"{where}: no `wrong:` answers"
+        unproven = [k for k, _ in prompt.feedback if k not in prompt.wrong]
+        assert not unproven, f"{where}: feedback keys not listed under `wrong:`: {unproven}"
+
+
+@pytest.mark.parametrize("lesson", lesson_params(COURSE))
 def test_no_prompt_asks_for_a_raw_address(lesson: Lesson) -> None:
     """Addresses differ on every run: only differences of data_ptr() may be asked."""
     for _, prompt in lesson.prompts:
