@@ -1,6 +1,6 @@
 """The autograd graph behind a tensor, as an indented tree (a DAG: shared nodes once).
 
-    graph of z: what z.backward() walks, from z back to the leaves
+    autograd graph of z: what z.backward() walks
     LogBackward0 = z.grad_fn · saved: self
     └─ PowBackward1 · saved: exponent, result, self
        ├─ AccumulateGrad → x.grad = None
@@ -60,8 +60,8 @@ def _node_segments(node: dict[str, Any]) -> list[Segment]:
 def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
     expr = data.get("expr") or "?"
     root = data.get("root")
-    pic = Picture("graph", f"graph of {expr}: what {expr}.backward() walks, from {expr} back "
-                  "to the leaves", width=width)
+    pic = Picture("graph", f"autograd graph of {expr}: what {expr}.backward() walks",
+                  width=width)
     tensor = data.get("tensor") or {}
     if root is None:
         if data.get("note") == "no_grad":

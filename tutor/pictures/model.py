@@ -90,8 +90,9 @@ class Picture:
         self.lines.extend(fit(ln, self.width) for ln in lines)
 
     def text(self) -> str:
+        title = line_text(fit((Segment(self.title),), self.width))
         body = [line_text(ln).rstrip() for ln in self.lines]
-        return "\n".join([self.title, *body]) + "\n"
+        return "\n".join([title, *body]) + "\n"
 
     def __str__(self) -> str:
         return self.text()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.pictures.common import ELBOW, TEE, names, plural, shape
+from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, names, plural, shape
 from tutor.pictures.model import Picture, seg, wrap
 
 BAR_CELLS = 16
@@ -28,6 +28,7 @@ def _bar(t: dict[str, Any], nbytes: int, unit: int, cells: int) -> str:
         return ""
     units = max(1, nbytes // unit)
     per_cell = -(-units // cells)  # ceil
+    cells = -(-units // per_cell)
     es = t.get("element_size", unit)
     positions = t.get("cells")
     covered: set[int] = set()
@@ -51,8 +52,11 @@ def _bar(t: dict[str, Any], nbytes: int, unit: int, cells: int) -> str:
     return "".join(out)
 
 
-def _notes(t: dict[str, Any], owner: dict[str, Any] | None, shared: bool) -> str:
+def _notes(t: dict[str, Any], owner: dict[str, Any] | None, shared: bool,
+           dtype: str | None) -> str:
     notes = []
+    if t.get("dtype") != dtype:
+        notes.append(f"as {t.get('dtype')}")
     if len(t.get("names", [])) > 1:
         notes.append("one object, several names")
     if t.get("is_view"):
@@ -88,37 +92,38 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
     if not shared:
         pic.add(seg("no two tensors share a storage", "dim"))
 
-    rows: list[tuple[str, list[str], str, str]] = []  # (label, cells, style of name, notes)
-    headers = ["name", "memory", "shape", "stride", "offset", "dtype", "notes"]
+    bar_max = BAR_CELLS if width >= 70 else 8
+    rows: list[tuple[list[str], str]] = []  # (cells of the row, notes)
+    headers = ["name", "memory", "shape", "stride", "offset"]
     for s in storages:
         tensors = s["tensors"]
         nbytes = s.get("nbytes", 0)
         unit = min((t.get("element_size", 1) for t in tensors), default=1)
-        cells = min(BAR_CELLS, max(1, nbytes // unit)) if nbytes else 0
+        cells = min(bar_max, max(1, nbytes // unit)) if nbytes else 0
         owner = next((t for t in tensors if not t.get("is_view")), None)
+        dtype = (owner or tensors[0]).get("dtype")
         for i, t in enumerate(tensors):
             branch = ELBOW if i == len(tensors) - 1 else TEE
-            row = [
+            rows.append(([
                 branch + ", ".join(t.get("names") or ["?"]),
                 _bar(t, nbytes, unit, cells) if s.get("label") else "",
                 shape(t.get("shape", [])),
                 shape(t["stride"]) if "stride" in t else "",
                 str(t["offset"]) if "offset" in t else "",
-                t.get("dtype", ""),
-            ]
-            rows.append((s.get("label") or "", row, "name", _notes(t, owner, len(tensors) > 1)))
+            ], _notes(t, owner, len(tensors) > 1, dtype)))
     # column widths: the name column gives way first when the table is too wide
-    cols = [max(len(headers[c]) + (3 if c == 0 else 0), *(len(r[1][c]) for r in rows))
-            for c in range(6)]
-    fixed = sum(cols[1:]) + 2 * 6
-    cols[0] = max(8, min(cols[0], width - fixed - 12))
+    cols = [max(len(headers[c]) + (3 if c == 0 else 0), *(len(r[0][c]) for r in rows))
+            for c in range(5)]
+    fixed = sum(cols[1:]) + 2 * 4
+    cols[0] = max(8, min(cols[0], width - fixed))
+    table = sum(cols) + 2 * 4
 
     def cell(text: str, w: int) -> str:
         return text.ljust(w) if len(text) <= w else text[: w - 1] + "…"
 
     header = cell("   " + headers[0], cols[0]) + "".join(
-        "  " + cell(headers[c], cols[c]) for c in range(1, 6)) + "  " + headers[6]
-    pic.add(seg(header, "dim"))
+        "  " + cell(headers[c], cols[c]) for c in range(1, 5))
+    pic.add(seg(header + ("  notes" if table + 9 <= width else ""), "dim"))
     index = 0
     for s in storages:
         label = s.get("label")
@@ -126,22 +131,31 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
             made = s.get("made_by")
             who = s.get("made_by_name")
             if made and made != "created":
-                origin = f"new storage made by {made}" + (f" ({who})" if who else "")
+                origin = f"made by {made}" + (f" ({who})" if who else "")
             else:
-                origin = f"new storage made for {who or 'an unnamed tensor'} (no grad_fn)"
-            pic.add(seg(label, "op"), seg(f" · {plural(s.get('nbytes', 0), 'byte')} · ", "dim"),
-                    seg(origin, "dim"))
+                origin = f"made for {who or 'an unnamed tensor'}, no grad_fn"
+            first = next((t for t in s["tensors"] if not t.get("is_view")), s["tensors"][0])
+            size = first.get("element_size") or 1
+            nbytes = s.get("nbytes", 0)
+            pic.add(seg(label, "op"),
+                    seg(f" · {nbytes // size} × {first.get('dtype')} "
+                        f"({plural(nbytes, 'byte')}) · ", "dim"), seg(origin, "dim"))
         else:
             pic.add(seg("no storage", "op"), seg(" (sparse, meta or other layouts)", "dim"))
-        for _ in s["tensors"]:
-            _, row, _, notes = rows[index]
+        for i in range(len(s["tensors"])):
+            row, notes = rows[index]
             index += 1
             parts = [seg(cell(row[0], cols[0]), "name")]
-            for c in range(1, 6):
+            for c in range(1, 5):
                 parts.append(seg("  " + cell(row[c], cols[c]), "leaf" if c == 1 else ""))
-            if notes:
+            if notes and table + 2 + len(notes) <= width:
                 parts.append(seg("  " + notes, "dim"))
+                notes = ""
             pic.add(*parts)
+            if notes:  # too wide for the row: on the next line, under the name
+                more = PIPE if i < len(s["tensors"]) - 1 else BLANK
+                for ln in wrap(notes, width - len(more) - 3, style="dim"):
+                    pic.add(seg(more, "rule"), seg("   "), *ln)
     if data.get("truncated"):
         pic.extend(wrap("… (only the first tensors are shown)", width, style="dim"))
     return pic

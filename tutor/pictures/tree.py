@@ -1,6 +1,6 @@
 """The module tree: what an nn.Module registered, and what it only holds.
 
-    module tree of net (✗ = held in a plain attribute: not registered)
+    module tree of net (✗ = held, not registered)
     net: Net · train
     ├─ scale  parameter [1] · grad None
     ├─ first: Linear(in_features=2, out_features=2, bias=True) · train
@@ -65,8 +65,7 @@ def _module_segments(node: dict[str, Any], before: int = 0, after: int = 0,
 
 def render_tree(data: dict[str, Any], width: int = 80) -> Picture:
     expr = data.get("expr") or "?"
-    pic = Picture("tree", f"module tree of {expr} (✗ = held in a plain attribute: not "
-                  "registered)", width=width)
+    pic = Picture("tree", f"module tree of {expr} (✗ = held, not registered)", width=width)
     missing_unregistered: list[str] = []
     missing_nonpersistent: list[str] = []
 

@@ -1,0 +1,115 @@
+"""Rendered pictures: golden snapshots from live data, width fitting, pure edge cases."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tutor.kernel import Kernel
+from tutor.pictures import Picture, line_text, render, render_text
+
+from .test_inspect import MODULES, SEED_GRAPH
+
+SCENES: dict[str, tuple[str, str, str | None]] = {
+    # name: (code, picture, expr)
+    "graph_seed": (SEED_GRAPH, "graph", "z"),
+    "graph_freed": (SEED_GRAPH + "z.backward()\n", "graph", "z"),
+    "graph_two_paths": ("x = torch.tensor(5., requires_grad=True)\ny = x ** 3\nw = x ** 2\n"
+                        "y.retain_grad()\nh = w.register_hook(lambda g: g)\n"
+                        "z = torch.log(y) + torch.sqrt(w)\nz.backward(retain_graph=True)\n",
+                        "graph", "z"),
+    "graph_leaf": (SEED_GRAPH, "graph", "x"),
+    "storage_detach": ("A = torch.tensor([2., 1.], requires_grad=True)\nB = A.detach()\n"
+                       "C = A.clone()\n", "storage", None),
+    "storage_views": ("M = torch.zeros(3, 4)\ncol = M[:, 1]\nrow = M[1]\nMt = M.t()\n"
+                      "big = torch.zeros(100)\nevery7 = big[::7]\n", "storage", None),
+    "tree_plain_list": (MODULES, "tree", "net"),
+}
+
+
+@pytest.fixture(scope="module")
+def scenes(kernel: Kernel) -> dict[str, dict[str, Any]]:
+    """Each scene's kernel data (one lesson run per scene)."""
+    out = {}
+    for name, (code, what, expr) in SCENES.items():
+        with kernel.open_session() as s:
+            assert s.run_step(code)["error"] is None
+            out[name] = s.inspect(what, expr)
+    return out
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("name", list(SCENES))
+def test_golden_pictures(name: str, scenes: dict[str, dict[str, Any]],
+                         golden: Callable[[str, str], None]) -> None:
+    golden(name, render_text(scenes[name], 80))
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("name", ["graph_two_paths", "storage_views", "tree_plain_list"])
+def test_golden_pictures_narrow(name: str, scenes: dict[str, dict[str, Any]],
+                                golden: Callable[[str, str], None]) -> None:
+    golden(f"{name}_w50", render_text(scenes[name], 50))
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("width", [40, 57, 80, 120])
+def test_every_picture_fits_its_width_and_is_deterministic(
+        width: int, scenes: dict[str, dict[str, Any]]) -> None:
+    for name, data in scenes.items():
+        text = render_text(data, width)
+        assert text == render_text(data, width), name
+        too_wide = [ln for ln in text.splitlines() if len(ln) > width]
+        assert not too_wide, (name, too_wide)
+
+
+def test_pictures_are_styled_segments_for_any_front_end() -> None:
+    pic = render({"type": "exception", "name": "NameError",
+                  "message": "name 'zz' is not defined"})
+    assert isinstance(pic, Picture) and pic.kind == "error"
+    assert [line_text(ln) for ln in pic.lines] == ["NameError: name 'zz' is not defined"]
+    assert pic.lines[0][0].style == "bad"
+    assert pic.text() == "cannot draw this picture\nNameError: name 'zz' is not defined\n"
+
+
+def test_pictures_and_tutor_show_import_neither_torch_nor_textual() -> None:
+    probe = ("import sys, tutor.pictures, tutor.commands.show\n"
+             "print(sorted(m for m in ('torch', 'textual') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=60, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_graph_edge_cases_render_without_a_kernel() -> None:
+    var = {"names": [], "shape": [3], "grad": {"shape": [3], "values": [1.0, 0.5, 0.25]},
+           "hooks": 2}
+    data = {"type": "graph", "expr": "out", "root": "n1", "saved": "none", "truncated": True,
+            "nodes": [
+                {"id": "n1", "name": "SumBackward0", "next": ["n2"], "saved": "none",
+                 "saved_names": [], "tensors": [{"names": ["out", "alias"], "hooks": 0}]},
+                {"id": "n2", "name": "AccumulateGrad", "next": [], "saved": "none",
+                 "saved_names": [], "tensors": [], "variable": var}]}
+    assert render_text(data, 80) == (
+        "autograd graph of out: what out.backward() walks\n"
+        "SumBackward0 = grad_fn of out, alias\n"
+        "└─ AccumulateGrad → (an unnamed leaf).grad = [1.0, 0.5, 0.25] [3] · 2 hooks\n"
+        "… (only the first 2 nodes are shown)\n"
+        "nothing saved: these nodes need no saved tensors, so backward() can run through\n"
+        "  them again even without retain_graph=True.\n")
+
+
+def test_storage_edge_cases_render_without_a_kernel() -> None:
+    data = {"type": "storage", "expr": None, "truncated": False, "storages": [
+        {"label": None, "tensors": [{"names": ["sp"], "shape": [4, 4], "dtype": "float32",
+                                     "element_size": 4, "requires_grad": False,
+                                     "is_leaf": True, "grad_fn": None, "is_view": False,
+                                     "view_of": None}]}]}
+    text = render_text(data, 60)
+    assert "no two tensors share a storage" in text
+    assert "no storage (sparse, meta or other layouts)" in text
+    empty = render_text({"type": "storage", "expr": None, "storages": []})
+    assert empty.splitlines()[1] == "(no tensors in the lesson's namespace yet)"

@@ -1,0 +1,78 @@
+"""`show:` specs, which picture fits a question, and `tutor show` end to end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tutor.cli import main
+from tutor.pictures import ShowSpec, parse_show, suggest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(("text", "spec"), [
+    ("graph z", ShowSpec("graph", "z")),
+    (":graph  x ** 2", ShowSpec("graph", "x ** 2")),
+    ("storage", ShowSpec("storage")),
+    ("storage A", ShowSpec("storage", "A")),
+    ("tree net.first", ShowSpec("tree", "net.first")),
+    ("Tree model", ShowSpec("tree", "model")),
+])
+def test_show_specs_parse(text: str, spec: ShowSpec) -> None:
+    assert parse_show(text) == spec
+    assert parse_show(str(spec)) == spec
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("graph", "`graph` needs an expression"),
+    ("tree", "`tree` needs an expression"),
+    ("graf z", "unknown picture 'graf'"),
+    ("", "unknown picture ''"),
+    ("graph z +", "`z +` is not a Python expression"),
+])
+def test_bad_show_specs_say_why(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        parse_show(text)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize(("kind", "expect", "code", "spec"), [
+    ("same_storage", ("A", "B"), "", "storage"),
+    ("number", "B[0].data_ptr() - A[0].data_ptr()", "", "storage"),
+    ("number", "x.grad", "z = torch.log(x ** q)\nz.backward()", "graph z"),
+    ("number", "w1.grad", "loss = (out - 8.5) ** 2\nloss.backward()", "graph loss"),
+    ("number", "x.grad", "y = x * 2", "graph x"),
+    ("text", "z.grad_fn", "z.backward()", "graph z"),
+    ("boolean", "y.is_leaf", "", "graph y"),
+    ("exception", None, "z.backward()\nz.backward()", "graph z"),
+    ("set", "list(net.state_dict().keys())", "", "tree net"),
+    ("list", "[n for n, _ in model.layer.named_children()]", "", "tree model.layer"),
+    ("boolean", "net.training", "", "tree net"),
+    ("number", "a + b", "", None),
+])
+def test_suggest_picks_the_picture_that_fits_the_question(
+        kind: str, expect: object, code: str, spec: str | None) -> None:
+    got = suggest(kind, expect, code)  # type: ignore[arg-type]
+    assert (str(got) if got else None) == spec
+
+
+def test_tutor_show_rejects_a_bad_picture_before_starting_a_kernel(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "samples/modules", "tree"]) == 2
+    assert "`tree` needs an expression" in capsys.readouterr().err
+    assert main(["show", "samples/modules", "--step", "7", "tree", "net"]) == 2
+    assert "there is no step 7" in capsys.readouterr().err
+
+
+@pytest.mark.kernel
+def test_tutor_show_end_to_end(golden: Callable[[str, str], None]) -> None:
+    lesson = ROOT / "lessons" / "samples" / "accumulate.yaml"
+    proc = subprocess.run([sys.executable, "-m", "tutor", "show", str(lesson), "--step", "0",
+                           "graph", "z"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    golden("cli_accumulate_step0_graph_z", proc.stdout)
