@@ -83,6 +83,8 @@ class Player:
                 self.say()
                 return False
             text = line.strip()
+            if not stdin.isatty():  # echo piped answers so the transcript reads well
+                self.say(text)
             low = text.lower()
             if low in QUIT_WORDS:
                 return False
