@@ -86,7 +86,7 @@ class Channel:
                 del self._buffer[: newline + 1]
                 try:
                     message = json.loads(line.decode("utf-8", "replace"))
-                except ValueError as exc:
+                except (ValueError, RecursionError) as exc:  # garbage, or nested too deep
                     raise ChannelClosed(f"garbled message from the other end: {exc}") from None
                 if not isinstance(message, dict):
                     raise ChannelClosed("garbled message from the other end: not an object")

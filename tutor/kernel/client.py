@@ -43,7 +43,15 @@ class StepTimeout(KernelError):
 
 
 class SessionDied(KernelError):
-    """The lesson run's process ended unexpectedly (crash, os._exit, killed)."""
+    """The lesson run's process ended unexpectedly (crash, os._exit, killed).
+
+    `exit` is the process's ExitInfo when known (code, signal, and `reason` when the
+    kernel itself stopped the run, e.g. for starting too many processes).
+    """
+
+    def __init__(self, message: str, exit: ExitInfo | None = None):
+        super().__init__(message)
+        self.exit = exit
 
 
 def describe_exit(code: int | None, sig: int | None) -> str:
@@ -56,7 +64,7 @@ def describe_exit(code: int | None, sig: int | None) -> str:
             "SIGSEGV": "a segmentation fault",
             "SIGABRT": "an abort",
             "SIGKILL": "it was killed (out of memory, or by a timeout)",
-            "SIGXCPU": "it used up its CPU time",
+            "SIGXCPU": "it used more CPU time than a lesson run may",
             "SIGBUS": "a bus error",
             "SIGFPE": "a floating-point exception",
         }.get(name, "a signal")
@@ -70,8 +78,11 @@ def describe_exit(code: int | None, sig: int | None) -> str:
 class ExitInfo:
     code: int | None
     signal: int | None
+    reason: str | None = None  # set when the kernel stopped the run itself
 
     def __str__(self) -> str:
+        if self.reason:
+            return f"was stopped: {self.reason}"
         return describe_exit(self.code, self.signal)
 
 
@@ -117,7 +128,8 @@ class Kernel:
                         "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1",
                         "PYTORCH_NVML_BASED_CUDA_CHECK": "1"})
             self.proc = subprocess.Popen(
-                [self.python, "-m", "tutor.kernel.zygote", "--fd", str(theirs.fileno())],
+                [self.python, "-m", "tutor.kernel.zygote", "--fd", str(theirs.fileno()),
+                 "--parent", str(os.getpid())],
                 pass_fds=[theirs.fileno()], env=env, stdin=subprocess.DEVNULL,
                 stdout=self.log, stderr=self.log, start_new_session=True,
             )
@@ -152,7 +164,10 @@ class Kernel:
                 continue
             with self._changed:
                 if msg.get("event") == "exit":
-                    self._exits[int(msg["pid"])] = ExitInfo(msg.get("code"), msg.get("signal"))
+                    self._exits[int(msg["pid"])] = ExitInfo(msg.get("code"), msg.get("signal"),
+                                                            msg.get("reason"))
+                    while len(self._exits) > 1000:  # nobody asked about the oldest
+                        del self._exits[next(iter(self._exits))]
                 elif "id" in msg:
                     if msg.get("ok"):
                         msg["fd"] = channel.fds.popleft() if channel.fds else None
@@ -258,7 +273,7 @@ class Kernel:
         ours, theirs = socket.socketpair()
         proc = subprocess.Popen(
             [self.python, "-m", "tutor.kernel.zygote", "--session", str(theirs.fileno()),
-             "--seed", str(seed)],
+             "--seed", str(seed), "--parent", str(os.getpid())],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=self.log,
             stderr=self.log,
         )
@@ -284,6 +299,9 @@ class Session:
         self.alive = True
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self._inflight: int | None = None  # id of the request being served
+        self._killed_why: str | None = None  # set when we killed the process ourselves
+        self.exit: ExitInfo | None = None
 
     def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
         """Send one request and wait for its reply, enforcing `timeout` (seconds)."""
@@ -291,11 +309,16 @@ class Session:
             if not self.alive:
                 raise SessionDied("this lesson run has already ended")
             req_id = next(self._ids)
+            self._inflight = req_id
             try:
                 self.channel.send({"id": req_id, "op": op, **fields})
                 reply = self._await(req_id, timeout)
             except ChannelClosed:
-                raise SessionDied(f"the lesson's process {self._death()}") from None
+                why = self._death()
+                raise SessionDied(self._killed_why or f"the lesson's process {why}",
+                                  self.exit) from None
+            finally:
+                self._inflight = None
             if not reply.get("ok"):
                 raise KernelError(reply.get("error") or "the kernel reported an error")
             return reply
@@ -305,7 +328,7 @@ class Session:
             return self._recv(req_id, timeout)
         except ChannelTimeout:
             pass
-        self.interrupt()
+        self._send_sigint()
         try:
             self._recv(req_id, INTERRUPT_GRACE)
         except ChannelTimeout:
@@ -332,6 +355,7 @@ class Session:
             info = ExitInfo(code if code >= 0 else None, -code if code < 0 else None)
         else:
             info = self.kernel.exit_info(self.pid)
+        self.exit = info
         if info is None:
             return "ended unexpectedly (the kernel went away)"
         return str(info)
@@ -355,11 +379,33 @@ class Session:
         """
         return self.request("inspect", timeout, what=what, expr=expr)["picture"]
 
-    def interrupt(self) -> None:
-        """Ask running code to stop (KeyboardInterrupt); safe to call from any thread."""
+    def interrupt(self, grace: float | None = INTERRUPT_GRACE) -> None:
+        """Stop running code: KeyboardInterrupt, then a kill if it is ignored.
+
+        Safe to call from any thread, and it does not block: a SIGINT now and, when
+        the request that was running is still running `grace` seconds later, a kill
+        of the run's processes (the request then raises SessionDied saying so).
+        `grace=None` only sends the SIGINT.
+        """
+        inflight = self._inflight
+        self._send_sigint()
+        if inflight is None or grace is None or not self.alive:
+            return
+
+        def escalate() -> None:
+            if self._inflight == inflight and self.alive:
+                self._killed_why = ("the code ignored the interrupt, so its process "
+                                    "was killed")
+                self.kill()
+
+        timer = threading.Timer(grace, escalate)
+        timer.daemon = True
+        timer.start()
+
+    def _send_sigint(self) -> None:
         try:
             os.kill(self.pid, signal.SIGINT)
-        except ProcessLookupError:
+        except (ProcessLookupError, PermissionError):
             pass
 
     def kill(self) -> None:
@@ -372,7 +418,12 @@ class Session:
         if self.proc is not None:
             self.proc.wait()
 
-    def close(self) -> None:
+    def close(self, wait: float | None = None) -> ExitInfo | None:
+        """End the run.  Its process and everything it started are then killed.
+
+        Returns at once unless `wait` is given: then it waits up to `wait` seconds for
+        the kernel to report the run's exit (and returns it).
+        """
         if self.alive:
             try:
                 self.channel.send({"op": "bye"})
@@ -385,6 +436,11 @@ class Session:
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 self.kill()
+            code = self.proc.returncode
+            self.exit = ExitInfo(code if code >= 0 else None, -code if code < 0 else None)
+        elif wait and self.exit is None:
+            self.exit = self.kernel.exit_info(self.pid, timeout=wait)
+        return self.exit
 
     def __enter__(self) -> Session:
         return self

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import ast
 import io
+import math
 import os
+import resource
 import signal
 import sys
 import traceback
@@ -76,8 +78,10 @@ def _lesson_traceback(exc: BaseException) -> str:
 
 
 class LessonSession:
-    def __init__(self, channel: Channel, fd_capture: int | None = None):
+    def __init__(self, channel: Channel, fd_capture: int | None = None,
+                 cpu_seconds: float | None = None):
         self.channel = channel
+        self.cpu_seconds = cpu_seconds  # CPU time allowed per execution (RLIMIT_CPU)
         self.namespace: dict[str, Any] = {"__name__": "__lesson__", "__builtins__": __builtins__,
                                           "torch": torch}
         self.observer = obs.Observer()
@@ -87,8 +91,28 @@ class LessonSession:
         self.repl_count = 0
 
     # ----------------------------------------------------------------- execution
+    def _arm_cpu_limit(self) -> None:
+        """RLIMIT_CPU counts the process's whole life: allow `cpu_seconds` more from now.
+
+        Past the soft limit the kernel sends SIGXCPU, which kills the process (the
+        client reports it as such); the hard limit stays where it was, so it can be
+        raised again for the next request.  The wall timeout normally acts first.
+        """
+        if not self.cpu_seconds:
+            return
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        soft = math.ceil(usage.ru_utime + usage.ru_stime + self.cpu_seconds)
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        except (ValueError, OSError):
+            pass
+
     def _execute(self, fn: Any) -> BaseException | None:
         """Run `fn` with output captured and SIGINT armed; return what it raised."""
+        self._arm_cpu_limit()
         sys.stdout, sys.stderr = self.stdout, self.stderr
         signal.signal(signal.SIGINT, signal.default_int_handler)
         try:

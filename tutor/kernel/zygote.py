@@ -8,12 +8,28 @@ torch is imported, `torch.set_num_threads(1)`), never runs lesson code and never
 initialises CUDA, so forking it is safe and cheap: a child shares the imported
 torch copy-on-write and starts in milliseconds.  The control protocol (JSON lines):
 
-    <- {"event": "ready", "torch": "2.13.0", "cuda": false, "python": "3.11.7", "pid": 1}
-    -> {"id": 1, "op": "spawn", "seed": 0}
+    <- {"event": "ready", "torch": "2.13.0", "cuda": false, "python": "3.11.7", "pid": 1,
+        "limits": {"processes": "cgroup", ...}}
+    -> {"id": 1, "op": "spawn", "seed": 0, "limits": {"cpu_seconds": 30, ...}}
     <- {"id": 1, "ok": true, "pid": 4242}           + the session socket, passed as an fd
-    <- {"event": "exit", "pid": 4242, "code": null, "signal": 11}
+    <- {"event": "exit", "pid": 4242, "code": null, "signal": 11, "reason": null}
 
-The zygote exits when its control socket closes or its parent dies.
+Every lesson run is contained (see docs/security.md):
+
+* the child calls setsid, gets SIGKILL when the zygote dies (PDEATHSIG), runs in a
+  private temporary directory with stdin on /dev/null and fd 1/2 on a capture file;
+* rlimits: no core files, file size, address space, CPU time (re-armed per request
+  by the session), and RLIMIT_NPROC when not root;
+* processes: a watchdog in the zygote counts each run's tasks (processes and
+  threads) and kills a run that exceeds its allowance; RLIMIT_NPROC holds too when
+  not root; and where we may create a pids cgroup, the whole kernel lives in one
+  whose `pids.max` is a hard cap (the only hard bound for root without a cgroup is
+  none: see docs/security.md);
+* descendants: the child is a subreaper, so everything the run starts stays in its
+  tree (even after setsid or a double fork); when the child ends, whatever is left
+  is re-parented to the zygote (also a subreaper), which kills it.
+
+The zygote exits when its control socket closes or its parent process dies.
 """
 
 from __future__ import annotations
@@ -29,6 +45,9 @@ import signal
 import socket
 import sys
 import tempfile
+import threading
+import time
+from dataclasses import dataclass
 from typing import Any
 
 SINGLE_THREAD_ENV = {
@@ -47,14 +66,28 @@ from tutor.kernel.session import LessonSession  # noqa: E402
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+MADV_COLLAPSE = 25  # Linux >= 6.1
+
 FILE_LIMIT = 64 << 20  # bytes a lesson may write to one file
 ADDRESS_SPACE_HEADROOM = 8 << 30  # bytes of virtual memory a lesson may add
+PROCESS_LIMIT = 512  # tasks (processes and threads) one lesson run may have
+KERNEL_TASK_LIMIT = 1024  # tasks of the whole kernel, where a pids cgroup is available
+CPU_SECONDS = 30  # CPU seconds per request: a safety net beyond the wall timeout
+NO_CGROUP_ENV = "TUTOR_KERNEL_NO_CGROUP"  # set to 1 to test the fallback (watchdog)
+
+_LIBC: Any = None
+
+
+def _libc() -> Any:
+    global _LIBC
+    if _LIBC is None:
+        _LIBC = ctypes.CDLL(None, use_errno=True)
+    return _LIBC
 
 
 def _prctl(option: int, value: int) -> None:
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(option, value, 0, 0, 0)
+        _libc().prctl(option, value, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux: best effort
         pass
 
@@ -78,6 +111,315 @@ def _vm_size() -> int:
         return 1 << 30
 
 
+def _kill(pid: int, sig: int = signal.SIGKILL) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _killpg(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# ------------------------------------------------------------------ /proc helpers
+
+
+def children_of(pid: int) -> list[int]:
+    """Direct children of `pid` (all its threads), without scanning all of /proc."""
+    out: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(p) for p in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def process_table() -> dict[int, tuple[int, int]]:
+    """pid -> (ppid, threads) for every process (one pass over /proc)."""
+    table: dict[int, tuple[int, int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                raw = f.read()
+        except OSError:
+            continue
+        fields = raw[raw.rfind(b")") + 2:].split()
+        try:
+            table[int(name)] = (int(fields[1]), int(fields[17]))
+        except (IndexError, ValueError):
+            continue
+    return table
+
+
+def subtree(table: dict[int, tuple[int, int]], root: int) -> list[int]:
+    kids: dict[int, list[int]] = {}
+    for pid, (ppid, _) in table.items():
+        kids.setdefault(ppid, []).append(pid)
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo += kids.get(pid, ())
+    return out
+
+
+def tasks_total() -> int:
+    """Tasks (threads) on the whole machine: the 4th field of /proc/loadavg."""
+    try:
+        with open("/proc/loadavg") as f:
+            return int(f.read().split()[3].split("/")[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+_USER_TASKS: tuple[float, int] = (0.0, 0)
+
+
+def user_tasks() -> int:
+    """Tasks of our real uid (what RLIMIT_NPROC counts); cached for two seconds."""
+    global _USER_TASKS
+    now = time.monotonic()
+    if now - _USER_TASKS[0] < 2.0:
+        return _USER_TASKS[1]
+    uid, count = os.getuid(), 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status") as f:
+                owner = threads = None
+                for line in f:
+                    if line.startswith("Uid:"):
+                        owner = int(line.split()[1])
+                    elif line.startswith("Threads:"):
+                        threads = int(line.split()[1])
+                        break
+        except (OSError, ValueError):
+            continue
+        if owner == uid and threads:
+            count += threads
+    _USER_TASKS = (now, count)
+    return count
+
+
+def kill_descendants(deadline: float = 1.0) -> None:
+    """Kill every descendant of this process and reap them (we are a subreaper)."""
+    me = os.getpid()
+    stop = time.monotonic() + deadline
+    while time.monotonic() < stop:
+        kids = children_of(me)
+        if not kids:
+            return
+        for pid in kids:
+            _kill(pid)
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                break
+        time.sleep(0.002)
+
+
+# --------------------------------------------------------------------- cgroup
+
+
+class Cgroup:
+    """A pids cgroup holding the whole kernel: the zygote and every lesson run.
+
+    `<our cgroup>/tutor-<zygote pid>` with `pids.max` = KERNEL_TASK_LIMIT: a hard cap
+    on the tasks (processes and threads) of all runs together, enforced by the
+    kernel even for root, so a fork bomb stops at the cap however fast it grows.
+    Per-run allowances are the watchdog's job (moving each run into a cgroup of its
+    own costs ~15 ms of RCU synchronisation per run on cgroup v1, more than the whole
+    run).  Available when we may create cgroups (root, or a delegated cgroup v2
+    subtree); `detect` returns None otherwise.  A zygote that dies without cleaning
+    up leaves its cgroup behind; the next zygote kills what is in it and removes it.
+    """
+
+    def __init__(self, path: str, parent: str):
+        self.path = path
+        self.parent = parent
+
+    @classmethod
+    def detect(cls, limit: int) -> Cgroup | None:
+        if os.environ.get(NO_CGROUP_ENV) == "1":
+            return None
+        try:
+            candidates = cls._candidates()
+        except OSError:
+            return None
+        for mount, own in candidates:
+            parent = os.path.join(mount, own.lstrip("/"))
+            cls._remove_stale(parent)
+            path = os.path.join(parent, f"tutor-{os.getpid()}")
+            try:
+                os.mkdir(path)
+            except FileExistsError:
+                pass
+            except OSError:
+                continue
+            if not os.path.exists(os.path.join(path, "pids.max")):
+                # cgroup v2: the pids controller must be enabled for our children
+                try:
+                    with open(os.path.join(parent, "cgroup.subtree_control"), "w") as f:
+                        f.write("+pids")
+                except OSError:
+                    pass
+            try:
+                with open(os.path.join(path, "pids.max"), "w") as f:
+                    f.write(str(limit))
+                with open(os.path.join(path, "cgroup.procs"), "w") as f:
+                    f.write(str(os.getpid()))
+            except OSError:
+                _rmdir(path)
+                continue
+            return cls(path, parent)
+        return None
+
+    @staticmethod
+    def _candidates() -> list[tuple[str, str]]:
+        own: dict[str, str] = {}
+        with open("/proc/self/cgroup") as f:
+            for line in f:
+                _, controllers, path = line.rstrip("\n").split(":", 2)
+                for c in controllers.split(",") if controllers else ["<v2>"]:
+                    own[c] = path
+        out = []
+        with open("/proc/self/mountinfo") as f:
+            for line in f:
+                left, _, right = line.partition(" - ")
+                fstype, _src, options = (right.split() + ["", "", ""])[:3]
+                mount = left.split()[4]
+                if fstype == "cgroup" and "pids" in options.split(",") and "pids" in own:
+                    out.append((mount, own["pids"]))
+                elif fstype == "cgroup2" and "<v2>" in own:
+                    out.append((mount, own["<v2>"]))
+        return out
+
+    @staticmethod
+    def _remove_stale(parent: str) -> None:
+        """Clean up after zygotes that died without cleaning up (kill what is left)."""
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            return
+        for name in names:
+            if not name.startswith("tutor-") or not name[6:].isdigit():
+                continue
+            pid = int(name[6:])
+            if pid != os.getpid() and os.path.exists(f"/proc/{pid}"):
+                continue  # a live zygote (maybe another tutor's)
+            path = os.path.join(parent, name)
+            for _ in range(50):
+                if not _kill_cgroup(path):
+                    break
+                time.sleep(0.01)
+            _rmdir(path)
+
+    def members(self) -> list[int]:
+        try:
+            with open(os.path.join(self.path, "cgroup.procs")) as f:
+                return [int(p) for p in f.read().split()]
+        except (OSError, ValueError):
+            return []
+
+    def close(self) -> None:
+        """Kill everything else in the cgroup, leave it and remove it."""
+        me = os.getpid()
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            others = [p for p in self.members() if p != me]
+            if not others:
+                break
+            for pid in others:
+                _kill(pid)
+            _reap_all()
+            time.sleep(0.005)
+        try:
+            with open(os.path.join(self.parent, "cgroup.procs"), "w") as f:
+                f.write(str(me))
+        except OSError:
+            return
+        _rmdir(self.path)
+
+
+def _kill_cgroup(path: str) -> int:
+    try:
+        with open(os.path.join(path, "cgroup.procs")) as f:
+            pids = [int(p) for p in f.read().split()]
+    except (OSError, ValueError):
+        return 0
+    for pid in pids:
+        _kill(pid)
+    return len(pids)
+
+
+def _rmdir(path: str) -> bool:
+    try:
+        os.rmdir(path)
+        return True
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def _reap_all() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+# ---------------------------------------------------------------- the zygote
+
+
+def collapse_heap() -> int:
+    """Back the zygote's anonymous memory with huge pages (MADV_COLLAPSE).
+
+    fork() copies page tables: with ~150 MB of anonymous memory after `import torch`
+    that is ~37,000 4 KB entries, and most of a fork's cost.  Collapsed into 2 MB
+    pages it is ~75 entries; a child that writes to one gets a 4 KB copy as before.
+    Returns the bytes collapsed (0 where the kernel does not support it).
+    """
+    try:
+        libc = _libc()
+        libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        huge = 2 << 20
+        done = 0
+        with open("/proc/self/maps") as f:
+            lines = f.read().splitlines()
+        for line in lines:
+            parts = line.split()
+            path = parts[5] if len(parts) > 5 else ""
+            if "w" not in parts[1] or (path and path != "[heap]"):
+                continue
+            lo, hi = (int(v, 16) for v in parts[0].split("-"))
+            start, end = (lo + huge - 1) // huge * huge, hi // huge * huge
+            if end - start >= huge and libc.madvise(start, end - start, MADV_COLLAPSE) == 0:
+                done += end - start
+        return done
+    except (OSError, AttributeError, ValueError):
+        return 0
+
+
 def warm_up() -> None:
     """Touch the common CPU paths once so children do not pay for them."""
     torch.set_num_threads(1)
@@ -87,6 +429,28 @@ def warm_up() -> None:
         y.backward()
     torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum()
     repr(x)
+    x.detach().tolist()
+    # what the child and the session use on every run (imported here, once, rather
+    # than in every child: a lazy import of numpy.random alone costs a child 8 ms)
+    import ast  # noqa: F401
+    import random
+    import traceback  # noqa: F401
+
+    torch.manual_seed(0)
+    random.seed(0)
+    try:
+        import numpy.random
+
+        numpy.random.seed(0)
+    except ImportError:
+        pass
+
+    from tutor.kernel import observe  # noqa: F401
+    try:
+        from tutor.kernel import inspect  # noqa: F401
+    except ImportError:
+        pass
+    compile("x = 1", "<warm-up>", "exec")
     gc.collect()
     gc.freeze()
 
@@ -101,7 +465,7 @@ def info() -> dict[str, Any]:
     }
 
 
-def _set_limits(limits: dict[str, Any]) -> None:
+def _set_limits(limits: dict[str, Any], nproc: int | None) -> None:
     def lower(which: int, value: int) -> None:
         soft, hard = resource.getrlimit(which)
         new_hard = value if hard == resource.RLIM_INFINITY else min(hard, value)
@@ -114,17 +478,25 @@ def _set_limits(limits: dict[str, Any]) -> None:
     lower(resource.RLIMIT_FSIZE, int(limits.get("file_bytes", FILE_LIMIT)))
     headroom = int(limits.get("memory_bytes", ADDRESS_SPACE_HEADROOM))
     lower(resource.RLIMIT_AS, _vm_size() + headroom)
+    if nproc is not None:  # not enforced for root; counts all tasks of the uid
+        lower(resource.RLIMIT_NPROC, nproc)
 
 
-def child_main(sock: socket.socket, workdir: str, request: dict[str, Any]) -> None:
+def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
+               zygote: int | None = None, nproc: int | None = None) -> None:
     """In the forked child: isolate, then serve one lesson run.  Never returns."""
     code = 0
     try:
         os.setsid()
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if zygote is not None:  # (spawn mode: the parent is watched by a thread instead)
+            _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != zygote:
+                os._exit(71)  # the zygote died while we were being forked
+        _prctl(PR_SET_CHILD_SUBREAPER, 1)  # the run's orphans stay in its tree
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)
         os.chdir(workdir)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
@@ -132,36 +504,61 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any]) -> No
         os.dup2(capture, 1)
         os.dup2(capture, 2)
         sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
-        _set_limits(request.get("limits") or {})
+        limits = request.get("limits") or {}
+        _set_limits(limits, nproc)
         seed = int(request.get("seed") or 0)
         torch.manual_seed(seed)
         import random
 
         random.seed(seed)
-        try:
-            import numpy
-
-            numpy.random.seed(seed % 2**32)
-        except ImportError:
-            pass
-        gc.unfreeze()
-        LessonSession(Channel(sock), fd_capture=capture).serve()
+        np = sys.modules.get("numpy")
+        if np is not None:
+            np.random.seed(seed % 2**32)
+        cpu = limits.get("cpu_seconds", CPU_SECONDS)
+        LessonSession(Channel(sock), fd_capture=capture,
+                      cpu_seconds=float(cpu) if cpu else None).serve()
     except BaseException:  # noqa: B036
         code = 70
     finally:
+        try:
+            kill_descendants()
+        except BaseException:  # noqa: B036
+            pass
         if request.get("cleanup"):
             shutil.rmtree(workdir, ignore_errors=True)
         os._exit(code)
 
 
+@dataclass
+class Run:
+    workdir: str
+    processes: int  # task allowance
+    reason: str | None = None  # why the zygote killed it, if it did
+
+
 class Zygote:
-    def __init__(self, control: socket.socket):
+    def __init__(self, control: socket.socket, parent: int | None = None):
         self.channel = Channel(control)
-        self.children: dict[int, str] = {}  # pid -> private working directory
+        self.parent = parent if parent is not None else os.getppid()
+        self.children: dict[int, Run] = {}
         self.selector = selectors.DefaultSelector()
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
         os.set_blocking(self.wake_w, False)
+        self.cgroup = Cgroup.detect(KERNEL_TASK_LIMIT)
+        self.root = os.geteuid() == 0
+        self.task_mark = tasks_total()
+        self.dirty = False  # leftover processes may exist
+
+    def limits_info(self) -> dict[str, Any]:
+        processes = ["watchdog"]  # per run, a few tens of ms late
+        if not self.root:
+            processes.append("rlimit")  # RLIMIT_NPROC: hard, per uid, not for root
+        if self.cgroup is not None:
+            processes.append("cgroup")  # pids.max: hard, for the whole kernel
+        return {"processes": "+".join(processes), "cpu": "rlimit", "memory": "rlimit",
+                "file_size": "rlimit", "descendants": "subreaper",
+                "kernel_tasks": KERNEL_TASK_LIMIT if self.cgroup is not None else None}
 
     def spawn(self, req: dict[str, Any]) -> None:
         if thread_count() != 1:
@@ -169,17 +566,23 @@ class Zygote:
                                "error": f"the kernel has {thread_count()} threads; forking it "
                                "is unsafe, so it will be restarted"})
             raise SystemExit(3)
+        limits = req.get("limits") or {}
+        processes = int(limits.get("processes", PROCESS_LIMIT))
+        nproc = None
+        if not self.root:
+            nproc = user_tasks() + processes
         parent_end, child_end = socket.socketpair()
         workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
+        me = os.getpid()
         pid = os.fork()
         if pid == 0:
             parent_end.close()
             self.channel.close()
             os.close(self.wake_r)
             os.close(self.wake_w)
-            child_main(child_end, workdir, req)
+            child_main(child_end, workdir, req, zygote=me, nproc=nproc)
         child_end.close()
-        self.children[pid] = workdir
+        self.children[pid] = Run(workdir, processes)
         try:
             self.channel.send({"id": req.get("id"), "ok": True, "pid": pid},
                               fds=[parent_end.fileno()])
@@ -194,39 +597,80 @@ class Zygote:
                 return
             if pid == 0:
                 return
-            workdir = self.children.pop(pid, None)
-            if workdir is None:
-                continue  # an orphaned descendant we adopted as subreaper
-            shutil.rmtree(workdir, ignore_errors=True)
-            try:
-                os.killpg(pid, signal.SIGKILL)  # the run's leftover descendants
-            except (ProcessLookupError, PermissionError):
-                pass
+            run = self.children.pop(pid, None)
+            if run is None:
+                self.dirty = True  # an adopted orphan died: its children come to us
+                continue
+            self.finish(pid, run)
             event = {"event": "exit", "pid": pid,
                      "code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-                     "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None}
+                     "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                     "reason": run.reason}
             try:
                 self.channel.send(event)
             except ChannelClosed:
                 return
 
+    def finish(self, pid: int, run: Run) -> None:
+        """A run's process ended: remove its directory and everything it left behind."""
+        shutil.rmtree(run.workdir, ignore_errors=True)
+        _killpg(pid)
+        self.sweep()
+
+    def sweep(self) -> None:
+        """Kill our children that are not live runs: orphans of runs that ended."""
+        leftovers = [p for p in children_of(os.getpid()) if p not in self.children]
+        for pid in leftovers:
+            _kill(pid)
+        self.dirty = bool(leftovers)
+
+    def watch(self) -> None:
+        """Without a cgroup: stop runs that start more tasks than they may."""
+        total = tasks_total()
+        self.task_mark = min(self.task_mark, total)
+        step = min(run.processes for run in self.children.values()) // 2
+        if total - self.task_mark <= max(step, 8):
+            return
+        self.task_mark = total
+        table = process_table()
+        for pid, run in self.children.items():
+            tree = subtree(table, pid)
+            tasks = sum(table[p][1] for p in tree if p in table)
+            if tasks > run.processes:
+                run.reason = (f"it started more than {run.processes} processes and threads "
+                              "and was stopped")
+                _killpg(pid)
+                for p in tree:
+                    _kill(p)
+        self.task_mark = tasks_total()
+
     def shutdown(self) -> None:
-        for pid, workdir in list(self.children.items()):
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            shutil.rmtree(workdir, ignore_errors=True)
+        for pid, run in list(self.children.items()):
+            _killpg(pid)
+            _kill(pid)
+            shutil.rmtree(run.workdir, ignore_errors=True)
+        self.children.clear()
+        kill_descendants()
+        if self.cgroup is not None:
+            self.cgroup.close()
 
     def serve(self) -> None:
         signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
+        if os.getppid() != self.parent:
+            return
         self.selector.register(self.channel.sock, selectors.EVENT_READ, "control")
         self.selector.register(self.wake_r, selectors.EVENT_READ, "signal")
-        self.channel.send({"event": "ready", **info()})
+        self.channel.send({"event": "ready", **info(), "limits": self.limits_info()})
         try:
             while True:
-                for key, _ in self.selector.select(timeout=1.0):
+                if self.dirty:
+                    timeout = 0.02
+                elif self.children:
+                    timeout = 0.05
+                else:
+                    timeout = 1.0
+                for key, _ in self.selector.select(timeout=timeout):
                     if key.data == "signal":
                         try:
                             os.read(self.wake_r, 4096)
@@ -239,12 +683,41 @@ class Zygote:
                         elif req.get("op") == "bye":
                             return
                 self.reap()
-                if os.getppid() == 1:
+                if self.dirty:
+                    self.sweep()
+                if self.children:
+                    self.watch()
+                if os.getppid() != self.parent:
                     return
         except ChannelClosed:
             return
         finally:
             self.shutdown()
+
+
+def _exit_if_orphaned(parent: int) -> Any:
+    """SIGTERM handler: PDEATHSIG fires when the *thread* that started us exits (a
+    worker thread of the tutor), so leave only when the tutor process itself has gone
+    (we were re-parented)."""
+    def handler(*_: Any) -> None:
+        if os.getppid() != parent:
+            raise SystemExit(0)
+
+    return handler
+
+
+def _session_watchdog(parent: int) -> None:
+    """Spawn mode: leave when the tutor that started us has gone."""
+    def loop() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                try:
+                    kill_descendants(0.5)
+                finally:
+                    os._exit(0)
+
+    threading.Thread(target=loop, name="tutor-parent-watch", daemon=True).start()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,17 +726,25 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--fd", type=int, help="control socket: run as a fork server")
     group.add_argument("--session", type=int, help="session socket: run one lesson directly")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--parent", type=int, default=None,
+                        help="pid of the tutor process: exit when it is gone")
     args = parser.parse_args(argv)
-    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    parent = args.parent if args.parent is not None else os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     torch.set_num_threads(1)
     if args.session is not None:
+        if os.getppid() != parent:
+            return 0
+        _session_watchdog(parent)
         sock = socket.socket(fileno=args.session)
         workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
         child_main(sock, workdir, {"seed": args.seed, "cleanup": True})
+    signal.signal(signal.SIGTERM, _exit_if_orphaned(parent))
+    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     warm_up()
-    Zygote(socket.socket(fileno=args.fd)).serve()
+    collapse_heap()
+    Zygote(socket.socket(fileno=args.fd), parent).serve()
     return 0
 
 
