@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
+from textual.content import Content
 from textual.widgets import Collapsible, Footer, Markdown, Static
 
 from tutor.engine import LessonRun
@@ -28,6 +29,7 @@ from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.lesson_kernel import LessonKernelMixin
 from tutor.ui.widgets.answer import AnswerBox
 from tutor.ui.widgets.code_view import CodeView
+from tutor.ui.widgets.inline import inline
 from tutor.ui.widgets.kernel_status import KernelStatus
 from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import VerdictPanel
@@ -75,20 +77,18 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
             yield CodeView(id="code")
             yield Static(id="failure")
             with Vertical(id="question"):
-                yield Markdown(id="ask")
+                yield Static(id="ask")
                 yield AnswerBox(id="answer")
                 yield Static(id="hint-line")
                 yield Static(id="note-line")
             yield VerdictPanel(id="verdict")
             with Vertical(id="step-after"):
                 yield Static(id="step-output")
-                yield Markdown(id="step-explain")
-        yield Repl(id="repl")
+                yield Static(id="step-explain")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#intro", Collapsible).display = bool(self.lesson.intro)
-        self.query_one("#repl", Repl).display = False
         self.remember_position()
         self.show_step()
         self.run_steps(self.flow.step_index, rebuild=self.flow.step_index > 0)
@@ -145,15 +145,16 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
         if prompt is None:  # a step without questions
             self.mode = "judged" if flow.outcome is not None else "running"
             return
-        self.query_one("#ask", Markdown).update(f"**Q{flow.question_number}.** {prompt.ask}"
-                                                 f"  \n*({prompt.kind})*")
+        self.query_one("#ask", Static).update(
+            inline(f"**Q{flow.question_number}.** {prompt.ask.strip()}")
+            + Content.styled(f"  ({prompt.kind})", "$text-muted"))
         answer = self.query_one("#answer", AnswerBox)
         answer.show_prompt(prompt, text)
         flow.state  # noqa: B018 - starts the question's clock
         if flow.outcome is not None:
             self.mode = "asking"
         self.call_after_refresh(answer.focus_input)
-        self.call_after_refresh(question.scroll_visible)
+        self.call_after_refresh(question.scroll_visible, animate=False)
 
     def set_note(self, text: str, tone: str = "") -> None:
         note = self.query_one("#note-line", Static)
@@ -169,7 +170,7 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
         self.query_one("#step-output", Static).update(f"The step printed:\n{out}" if out else "")
         self.query_one("#step-output").display = bool(out)
         explain = self.flow.step.explain or ""
-        self.query_one("#step-explain", Markdown).update(explain)
+        self.query_one("#step-explain", Static).update(inline(explain))
         self.query_one("#step-explain").display = bool(explain)
         after.display = bool(out or explain)
 
@@ -218,7 +219,7 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
             self.show_step_after()
         self.mode = "judged"
         panel.focus()
-        self.call_after_refresh(panel.scroll_visible)
+        self.call_after_refresh(panel.scroll_visible, animate=False)
 
     def action_hint(self) -> None:
         hint = self.flow.hint()
@@ -284,16 +285,24 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
         self.hide_repl(keep_open=True)
 
     # ------------------------------------------------------------------ REPL
+    @property
+    def repl(self) -> Repl | None:
+        found = self.query("#repl")
+        return found.first(Repl) if found else None
+
     def action_repl(self) -> None:
-        repl = self.query_one("#repl", Repl)
+        repl = self.repl
+        if repl is None:  # mounted on first use: a TextArea is costly to build
+            repl = Repl(id="repl")
+            self.mount(repl, before=self.query_one(Footer))
         repl.display = True
         self.repl_open = True
         repl.focus_input()
         self.refresh_bindings()
 
     def hide_repl(self, keep_open: bool = False) -> None:
-        repl = self.query_one("#repl", Repl)
-        if not keep_open:
+        repl = self.repl
+        if repl is not None and not keep_open:
             repl.display = False
             self.repl_open = False
         target = self.query_one("#verdict") if self.mode == "judged" else None
@@ -303,8 +312,13 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
 
     @on(Repl.Run)
     def repl_run(self, event: Repl.Run) -> None:
+        repl = self.repl
+        assert repl is not None
         if not self.flow.step_answered:  # never run code before the questions are answered
-            self.query_one("#repl", Repl).show_problem("Answer this step's questions first.")
+            repl.show_problem("Answer this step's questions first.")
+            return
+        if self.rebuilding:
+            repl.show_problem("The namespace is being rebuilt; run it again in a moment.")
             return
         self.repl_running = True
         self.repl_dirty = True
@@ -314,7 +328,9 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
     def on_repl_done(self, event: ReplDone) -> None:
         self.repl_running = False
         self.refresh_bindings()
-        repl = self.query_one("#repl", Repl)
+        repl = self.repl
+        if repl is None:
+            return
         if event.reply is not None:
             repl.show_reply(event.reply)
         else:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from tutor.judge import Verdict
+from tutor.ui.widgets.inline import inline
 
 HEADINGS = {
     "correct": "✓ Correct",
@@ -40,8 +41,8 @@ class VerdictPanel(Vertical, can_focus=True):
         yield Static(id="verdict-title")
         yield Static(id="verdict-values")
         yield Static(id="verdict-details")
-        yield Markdown(id="verdict-feedback")
-        yield Markdown(id="verdict-explain")
+        yield Static(id="verdict-feedback")
+        yield Static(id="verdict-explain")
         yield Static(id="verdict-keys", classes="keys")
 
     def _set(self, status: str, title: str, values: Content, details: str,
@@ -53,11 +54,11 @@ class VerdictPanel(Vertical, can_focus=True):
         detail = self.query_one("#verdict-details", Static)
         detail.update(details)
         detail.display = bool(details)
-        fb = self.query_one("#verdict-feedback", Markdown)
-        fb.update(f"» {feedback.strip()}" if feedback else "")
+        fb = self.query_one("#verdict-feedback", Static)
+        fb.update(inline(f"» {feedback.strip()}") if feedback else "")
         fb.display = bool(feedback)
-        ex = self.query_one("#verdict-explain", Markdown)
-        ex.update(f"**Why:** {explain.strip()}" if explain else "")
+        ex = self.query_one("#verdict-explain", Static)
+        ex.update(inline(f"**Why:** {explain.strip()}") if explain else "")
         ex.display = bool(explain)
         self.query_one("#verdict-keys", Static).update(keys)
 
