@@ -290,11 +290,11 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
         found = self.query("#repl")
         return found.first(Repl) if found else None
 
-    def action_repl(self) -> None:
+    async def action_repl(self) -> None:
         repl = self.repl
         if repl is None:  # mounted on first use: a TextArea is costly to build
             repl = Repl(id="repl")
-            self.mount(repl, before=self.query_one(Footer))
+            await self.mount(repl, before=self.query_one(Footer))
         repl.display = True
         self.repl_open = True
         repl.focus_input()
