@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from collections.abc import Callable
@@ -76,3 +77,42 @@ def test_tutor_show_end_to_end(golden: Callable[[str, str], None]) -> None:
                            "graph", "z"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     golden("cli_accumulate_step0_graph_z", proc.stdout)
+
+
+SHOWING_LESSON = """\
+id: pictures/showing
+title: A lesson that shows a picture
+topic: autograd
+steps:
+  - code: |
+      x = torch.tensor(5., requires_grad=True)
+      q = torch.tensor(3., requires_grad=True)
+      z = torch.log(x ** q)
+      z.backward()
+    predict:
+      - ask: What is `x.grad`?
+        kind: number
+        expect: x.grad
+        answer: "0.6"
+        show: graph z
+"""
+
+
+@pytest.mark.kernel
+def test_play_draws_the_show_picture_after_the_verdict_and_on_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    lesson = tmp_path / "showing.yaml"
+    lesson.write_text(SHOWING_LESSON, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(":storage x\n:tree x\n0.6\n"))
+    assert main(["play", str(lesson)]) == 0
+    out = capsys.readouterr().out
+    assert ("> :storage x\n"
+            "  storage map of x: 1 tensor on 1 storage (same label = same memory)\n") in out
+    assert "> :tree x\n  cannot draw this picture\n  InspectError: tree: `x` is a Tensor" in out
+    after = out[out.index("✓ correct"):]
+    assert ("  autograd graph of z: what z.backward() walks\n"
+            "  LogBackward0 = z.grad_fn · ✗ freed: self\n"
+            "  └─ PowBackward1 · ✗ freed: exponent, result, self\n"
+            "     ├─ AccumulateGrad → x.grad = 0.6\n"
+            "     └─ AccumulateGrad → q.grad = 1.6094\n") in after

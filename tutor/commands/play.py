@@ -1,7 +1,9 @@
 """`tutor play LESSON`: a lesson in plain text, one prediction per line on stdin.
 
 For pipes, scripts and screen readers.  Besides an answer, a line may be `hint`
-(or `?`), `reveal` (gives up: shows the live value) or `quit`.  End of input ends
+(or `?`), `reveal` (gives up: shows the live value), `quit`, or a picture of the
+live state: `:graph EXPR`, `:storage`, `:tree EXPR` (a prompt's `show:` picture is
+drawn after its verdict; see docs/pictures.md).  End of input ends
 the lesson cleanly with a summary.  With `--json`, stdout carries one JSON record
 per judged answer and the human-readable text goes to stderr.
 """
@@ -20,6 +22,7 @@ from tutor.judge import Status, display
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, Prompt, find_lesson
 from tutor.lesson.model import Lesson
+from tutor.pictures import parse_show, render
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
@@ -42,6 +45,7 @@ class Player:
         self.records = records
         self.tally = {"correct": 0, "partial": 0, "incorrect": 0, "revealed": 0}
         self.asked = 0
+        self.run: LessonRun | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -86,6 +90,9 @@ class Player:
             if not stdin.isatty():  # echo piped answers so the transcript reads well
                 self.say(text)
             low = text.lower()
+            if text.startswith(":"):
+                self.picture(text)
+                continue
             if low in QUIT_WORDS:
                 return False
             if low in HINT_WORDS:
@@ -121,9 +128,30 @@ class Player:
         if prompt.explain:
             self.say("  why:")
             self.block(prompt.explain, "    ")
+        if prompt.show:
+            self.picture(prompt.show)
+
+    def picture(self, spec_text: str) -> None:
+        """Draw `graph EXPR`, `storage` or `tree EXPR` of the lesson's live state."""
+        try:
+            spec = parse_show(spec_text)
+        except ValueError as exc:
+            self.say(f"  ? {exc}")
+            return
+        session = self.run.session if self.run is not None else None
+        if session is None or not session.alive:
+            self.say("  (no live lesson run to draw)")
+            return
+        try:
+            data = session.inspect(spec.what, spec.expr)
+        except KernelError as exc:
+            self.say(f"  (the picture could not be drawn: {exc})")
+            return
+        self.block(render(data, width=78).text(), "  ")
 
     def play(self, run: LessonRun, stdin: TextIO) -> bool:
         lesson = self.lesson
+        self.run = run
         self.say(f"== {lesson.title} ({lesson.id}; {lesson.topic}, level {lesson.level}) ==")
         if lesson.intro:
             self.say()
