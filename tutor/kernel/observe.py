@@ -6,6 +6,7 @@ Runs inside the kernel process only: this module imports torch.
 from __future__ import annotations
 
 import math
+import reprlib
 from typing import Any
 
 import torch
@@ -15,6 +16,7 @@ MAX_ITEMS = 1_000
 MAX_STR = 100_000
 MAX_DEPTH = 8
 MAX_REPR = 2_000
+MAX_NODES = 20_000  # observations made for one value (nested containers)
 
 
 def _float(x: float) -> float | str:
@@ -35,12 +37,32 @@ def _clean(values: Any) -> Any:
     return values
 
 
+def _short_repr(value: Any, limit: int) -> str:
+    """repr() of a huge or deeply nested builtin container, without building it all."""
+    r = reprlib.Repr()
+    r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxset = 6, 100, 100, 50, 50
+    r.maxfrozenset, r.maxdeque, r.maxarray = 50, 50, 50
+    r.maxstring, r.maxother = min(limit, 2_000), min(limit, 2_000)
+    return r.repr(value)
+
+
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+
+
 def safe_repr(value: Any, limit: int = MAX_REPR) -> str:
     try:
-        text = repr(value)
+        if isinstance(value, _CONTAINERS) and len(value) > 10_000:
+            text = _short_repr(value, limit)
+        else:
+            text = repr(value)
     except BaseException as exc:  # a hostile __repr__ must not take the kernel down
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
+        if isinstance(exc, (RecursionError, MemoryError)) and isinstance(value, _CONTAINERS):
+            try:
+                return _short_repr(value, limit)[:limit]
+            except Exception:  # noqa: BLE001
+                pass
         return f"<{type(value).__name__}: repr() raised {type(exc).__name__}>"
     if len(text) > limit:
         text = text[: limit - 1] + "…"
@@ -62,6 +84,7 @@ class Observer:
 
     def __init__(self) -> None:
         self._storages: dict[int, tuple[str, Any]] = {}
+        self._nodes = 0  # observations left for the value being observed
 
     def storage_label(self, t: torch.Tensor) -> str | None:
         try:
@@ -105,6 +128,9 @@ class Observer:
         return obs
 
     def observe(self, value: Any, depth: int = 0) -> dict[str, Any]:
+        if depth == 0:
+            self._nodes = MAX_NODES
+        self._nodes -= 1
         if value is None:
             return {"type": "none"}
         if isinstance(value, bool):
@@ -141,30 +167,38 @@ class Observer:
                 return self.observe(value.item(), depth)
             except (ValueError, TypeError):
                 pass
-        if depth < MAX_DEPTH:
-            container = self._container(value, depth)
-            if container is not None:
-                return container
+        container = self._container(value, depth)
+        if container is not None:
+            return container
         return {"type": "object", "class": type(value).__name__, "repr": safe_repr(value)}
 
     def _container(self, value: Any, depth: int) -> dict[str, Any] | None:
+        """Containers to MAX_DEPTH levels, MAX_ITEMS items each, MAX_NODES in all.
+
+        What is cut is left out and the container says `truncated`; past the depth
+        cap a container comes back with no items at all (so a 10,000-deep list costs
+        nine observations, not a RecursionError).
+        """
         if isinstance(value, dict):
-            items = list(value.items())
-            out: dict[str, Any] = {
-                "type": "dict",
-                "items": [[self.observe(k, depth + 1), self.observe(v, depth + 1)]
-                          for k, v in items[:MAX_ITEMS]],
-            }
+            kind = "dict"
         elif isinstance(value, (list, tuple, set, frozenset)) or _is_view(value):
             kind = ("tuple" if isinstance(value, tuple)
                     else "set" if isinstance(value, (set, frozenset)) else "list")
-            items = list(value)
-            out = {"type": kind,
-                   "items": [self.observe(v, depth + 1) for v in items[:MAX_ITEMS]]}
         else:
             return None
-        if len(items) > MAX_ITEMS:
-            out["truncated"] = True
+        if depth >= MAX_DEPTH:
+            return {"type": kind, "items": [], "truncated": True}
+        pairs = kind == "dict"
+        out: dict[str, Any] = {"type": kind, "items": []}
+        for n, item in enumerate(value.items() if pairs else value):
+            if n >= MAX_ITEMS or self._nodes <= 0:
+                out["truncated"] = True
+                break
+            if pairs:
+                k, v = item
+                out["items"].append([self.observe(k, depth + 1), self.observe(v, depth + 1)])
+            else:
+                out["items"].append(self.observe(item, depth + 1))
         return out
 
 
