@@ -116,3 +116,17 @@ def test_play_draws_the_show_picture_after_the_verdict_and_on_request(
             "  └─ PowBackward1 · ✗ freed: exponent, result, self\n"
             "     ├─ AccumulateGrad → x.grad = 0.6\n"
             "     └─ AccumulateGrad → q.grad = 1.6094\n") in after
+
+
+def test_lint_rejects_a_show_that_cannot_be_drawn(tmp_path: Path) -> None:
+    from tutor.authoring.lint import lint_lesson_file
+
+    good = tmp_path / "good.yaml"
+    good.write_text(SHOWING_LESSON, encoding="utf-8")
+    assert [p for p in lint_lesson_file(good).problems if p.path.endswith(".show")] == []
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(SHOWING_LESSON.replace("show: graph z", "show: graph"), encoding="utf-8")
+    (problem,) = [p for p in lint_lesson_file(bad).problems if p.path.endswith(".show")]
+    assert problem.severity == "error" and problem.line == 15
+    assert problem.path == "steps[0].predict[0].show"
+    assert problem.message == "`graph` needs an expression, e.g. `graph z`."

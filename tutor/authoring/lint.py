@@ -14,6 +14,8 @@ errors
               incorrect, only "invalid", so it proves nothing).
   feedback    a `feedback:` key the judge cannot read (it could never match).
   pack        a pack.yaml that does not load.
+  show        a `show:` picture that is not `graph EXPR`, `storage [EXPR]` or `tree EXPR`
+              with EXPR a Python expression (see docs/pictures.md).
   unreachable a prompt that can never be judged: the prompts of a step whose code
               has, at top level, an unconditional `raise`, `sys.exit()`, `exit()`,
               `quit()` or `os._exit()`, unless a prompt of that step asks about the
@@ -231,7 +233,23 @@ def check_unreachable(f: LintedFile) -> list[Problem]:
     return out
 
 
-RULES = (check_answers, check_missing, check_unreachable)
+def check_show(f: LintedFile) -> list[Problem]:
+    """Rule `show`: can the picture a prompt asks for be drawn? (tutor.pictures, no torch)"""
+    from tutor.pictures import parse_show
+
+    assert f.lesson is not None
+    out = []
+    for step, prompt in f.lesson.prompts:
+        if prompt.show is None:
+            continue
+        try:
+            parse_show(prompt.show)
+        except ValueError as exc:
+            out.append(_problem(f, f"{_prompt_path(step, prompt)}.show", _why(str(exc))))
+    return out
+
+
+RULES = (check_answers, check_missing, check_unreachable, check_show)
 
 
 def lint_lesson_file(path: Path) -> LintedFile:
