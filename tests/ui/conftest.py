@@ -8,15 +8,9 @@ from pathlib import Path
 import pytest
 
 from tutor.kernel import Kernel
-from tutor.lesson import Catalog, load_catalog
+from tutor.lesson import Catalog
 from tutor.progress import ProgressStore
-
-UI_DATA = Path(__file__).resolve().parent.parent / "data" / "ui"
-
-
-def ui_catalog(*dirs: str) -> Catalog:
-    return load_catalog([UI_DATA / d for d in dirs or ("lessons",)], with_env=False,
-                        with_bundled=False)
+from ui_helpers import ui_catalog
 
 
 @pytest.fixture

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+from tutor.lesson import Catalog, load_catalog
+
+UI_DATA = Path(__file__).resolve().parent.parent / "data" / "ui"
+
+
+def ui_catalog(*dirs: str) -> Catalog:
+    """The fixture lessons under tests/data/ui (default: the `lessons` pack)."""
+    return load_catalog([UI_DATA / d for d in dirs or ("lessons",)], with_env=False,
+                        with_bundled=False)
 
 
 async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 20.0,

@@ -1,0 +1,161 @@
+"""Catalog -> lesson -> next lesson; resume after a restart; the command palette; marks."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, OptionList, Static
+from ui_helpers import ui_catalog, wait_for
+
+from tutor.progress import Attempt, ProgressStore
+from tutor.ui.screens.catalog import CatalogScreen
+from tutor.ui.screens.done import LessonDone
+from tutor.ui.screens.help import HelpScreen
+from tutor.ui.screens.lesson import LessonScreen
+
+pytestmark = pytest.mark.kernel
+
+
+def option_texts(screen) -> list[str]:
+    listing = screen.query_one("#lessons", OptionList)
+    return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+
+
+async def test_catalog_lists_packs_and_lessons_in_course_order(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        texts = option_texts(app.screen)
+        assert texts == ["UI fixtures", " · UI basics", " · UI next lesson"]
+        assert "Start: UI basics" in str(app.screen.query_one("#continue-line", Static).render())
+        await wait_for(pilot, lambda: app.kernel_state == "ready", what="kernel ready")
+        assert "kernel: ready" in str(app.screen.query_one(".kernel", Static).render())
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, CatalogScreen)
+
+
+async def test_catalog_lesson_next_lesson_and_marks(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await pilot.press("down", "enter")  # jump straight to the second lesson
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        screen = app.screen
+        assert screen.lesson.id == "ui/next"
+        await wait_for(pilot, lambda: screen.mode == "asking", what="step")
+        await pilot.press(*"2x3", "enter")
+        assert screen.flow.state.verdict.status.value == "correct"
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonDone), what="done")
+        assert "last lesson" in str(app.screen.query_one("#done-next", Static).render())
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        assert option_texts(app.screen)[2] == " ★ UI next lesson"  # perfect: first try
+        # now the first lesson, then "next lesson" from its end
+        app.screen.query_one("#lessons", OptionList).highlighted = 1
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        screen = app.screen
+        assert screen.lesson.id == "ui/basics"
+        await wait_for(pilot, lambda: screen.mode == "asking", what="step")
+        for key in ("ctrl+r", "n", "ctrl+r", "n"):  # reveal the first step's questions
+            await pilot.press(key)
+        await wait_for(pilot, lambda: screen.mode == "asking" and screen.flow.step_index == 1,
+                       what="step 2")
+        for key in ("ctrl+r", "n", "ctrl+r", "n"):
+            await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonDone), what="done")
+        assert "UI next lesson" in str(app.screen.query_one("#done-next", Static).render())
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.id == "ui/next", what="the next lesson")
+        assert len(app.screen_stack) == 3  # the lesson replaced the last one: esc -> catalog
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        assert option_texts(app.screen)[1] == " ✓ UI basics"  # done, revealed answers
+
+
+async def test_resume_where_you_left_off_after_a_restart(kernel, make_app, tutor_home) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", what="step")
+        await pilot.press(*"12", "enter", "n")
+        await pilot.press(*"a, b, c", "enter")
+        assert screen.flow.state.verdict.status.value == "correct"
+        await pilot.press("ctrl+q")  # quit in the middle of the lesson
+
+    with ProgressStore(tutor_home) as store:
+        p = store.lesson("ui/basics")
+        assert (p.status, p.step, p.prompt) == ("tried", 1, 0)
+
+    app2 = make_app(kernel)  # a new app on the same TUTOR_HOME
+    async with app2.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app2.screen, CatalogScreen), what="catalog")
+        line = str(app2.screen.query_one("#continue-line", Static).render())
+        assert "Continue: UI basics (step 2 of 2)" in line
+        assert option_texts(app2.screen)[1] == " ◐ UI basics"
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app2.screen, LessonScreen), what="lesson")
+        screen = app2.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", what="rebuilt steps")
+        assert screen.flow.position == (1, 0)
+        assert "z = y.view(3)" in str(screen.query_one("#code").render())
+        await pilot.press("y")  # judged against the rebuilt namespace (y and z exist)
+        assert screen.flow.state.verdict.status.value == "correct"
+        await pilot.press("n", "1")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="last verdict")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app2.screen, LessonDone), what="done")
+    with ProgressStore(tutor_home) as store:
+        assert store.lesson("ui/basics").status == "perfect"  # all four right, first time
+        assert len(store.attempts("ui/basics")) == 4
+
+
+async def test_continue_picks_the_next_lesson_after_a_finished_one(kernel, make_app,
+                                                                    tutor_home) -> None:
+    with ProgressStore(tutor_home) as store:
+        store.record(Attempt("ui/basics", 1, 1, "floats", "correct", run="r"), total_prompts=1,
+                     position=(2, 0))
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        line = str(app.screen.query_one("#continue-line", Static).render())
+        assert "Start: UI next lesson" in line
+
+
+async def test_command_palette_finds_a_lesson_by_topic_or_name(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: app.screen.query("CommandInput"), what="palette")
+        palette_input = app.screen.query_one("CommandInput", Input)
+        palette_input.value = "next lesson"
+        await wait_for(pilot, lambda: any("UI next lesson" in str(o.prompt) for o in
+                                          app.screen.query_one("CommandList").options),
+                       what="a hit")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        assert app.screen.lesson.id == "ui/next"
+
+
+async def test_progress_that_cannot_be_saved_is_told_not_fatal(kernel, tmp_path) -> None:
+    from tutor.ui.app import TutorApp
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    store = ProgressStore(blocker / "home")
+    app = TutorApp(catalog=ui_catalog(), kernel=kernel, store=store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        assert any("not being saved" in str(n.message) for n in app._notifications)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        await wait_for(pilot, lambda: app.screen.mode == "asking", what="step")
+        await pilot.press(*"12", "enter")
+        assert app.screen.mode == "judged"
