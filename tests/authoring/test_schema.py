@@ -9,10 +9,11 @@ import jsonschema
 import pytest
 import yaml
 
-from .conftest import LESSONS, ROOT
 from tutor.authoring.schema import PACKAGED, lesson_schema, modeline, schema_text
 from tutor.cli import main
 from tutor.lesson.catalog import lesson_files
+
+from .conftest import LESSONS, ROOT
 
 
 def test_packaged_schema_equals_the_generator_output():
