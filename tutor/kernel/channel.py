@@ -22,6 +22,10 @@ class ChannelClosed(EOFError):
     """The other end has gone away (the process exited or was killed)."""
 
 
+class ChannelGarbled(ChannelClosed):
+    """The other end sent something that is not a JSON-lines message within the cap."""
+
+
 class ChannelTimeout(TimeoutError):
     """No complete message arrived in time."""
 
@@ -87,12 +91,12 @@ class Channel:
                 try:
                     message = json.loads(line.decode("utf-8", "replace"))
                 except (ValueError, RecursionError) as exc:  # garbage, or nested too deep
-                    raise ChannelClosed(f"garbled message from the other end: {exc}") from None
+                    raise ChannelGarbled(f"sent a garbled message ({str(exc)[:200]})") from None
                 if not isinstance(message, dict):
-                    raise ChannelClosed("garbled message from the other end: not an object")
+                    raise ChannelGarbled("sent a garbled message (not a JSON object)")
                 return message
             if len(self._buffer) > MAX_MESSAGE:
-                raise ChannelClosed("the other end sent a message larger than the cap")
+                raise ChannelGarbled(f"sent a message larger than {MAX_MESSAGE >> 20} MB")
             if deadline is not None:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:

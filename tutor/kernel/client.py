@@ -11,6 +11,7 @@ pool).
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import signal
 import socket
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tutor.kernel.channel import Channel, ChannelClosed, ChannelTimeout
+from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
 
 STARTUP_TIMEOUT = 120.0
 INTERRUPT_GRACE = 1.0
@@ -123,10 +124,7 @@ class Kernel:
                 self._mark_ready({})
                 return
             ours, theirs = socket.socketpair()
-            env = dict(os.environ)
-            env.update({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                        "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1",
-                        "PYTORCH_NVML_BASED_CUDA_CHECK": "1"})
+            env = self._env()
             self.proc = subprocess.Popen(
                 [self.python, "-m", "tutor.kernel.zygote", "--fd", str(theirs.fileno()),
                  "--parent", str(os.getpid())],
@@ -139,6 +137,14 @@ class Kernel:
             threading.Thread(target=self._read_control, args=(self.channel, self.proc),
                              name="tutor-kernel-reader", daemon=True).start()
 
+    @staticmethod
+    def _env() -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                    "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1",
+                    "PYTORCH_NVML_BASED_CUDA_CHECK": "1"})
+        return env
+
     def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> dict[str, Any]:
         if self.status == "new":
             self.start()
@@ -146,6 +152,8 @@ class Kernel:
             raise KernelDead(f"the kernel did not start within {timeout:.0f} s")
         if self.status == "dead":
             raise KernelDead(self._failure or "the kernel is dead")
+        if self.mode == "spawn" and not self.info:  # learn the versions from one run
+            self._spawn_session(0, {}, timeout).close()
         return self.info
 
     def _mark_ready(self, info: dict[str, Any]) -> None:
@@ -250,7 +258,7 @@ class Kernel:
             raise KernelDead(self._failure or "the kernel is dead")
         self.wait_ready(timeout)
         if self.mode == "spawn":
-            return self._spawn_session(seed)
+            return self._spawn_session(seed, limits or {}, timeout)
         req_id = next(self._ids)
         channel = self.channel
         if channel is None:
@@ -269,16 +277,29 @@ class Kernel:
         sock = socket.socket(fileno=reply["fd"])
         return Session(self, int(reply["pid"]), Channel(sock))
 
-    def _spawn_session(self, seed: int) -> Session:
+    def _spawn_session(self, seed: int, limits: dict[str, Any], timeout: float) -> Session:
+        """Where fork is unavailable: a new process per run, which imports torch itself."""
         ours, theirs = socket.socketpair()
         proc = subprocess.Popen(
             [self.python, "-m", "tutor.kernel.zygote", "--session", str(theirs.fileno()),
-             "--seed", str(seed), "--parent", str(os.getpid())],
+             "--seed", str(seed), "--parent", str(os.getpid()),
+             "--limits", json.dumps(limits)],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=self.log,
-            stderr=self.log,
+            stderr=self.log, env=self._env(),
         )
         theirs.close()
-        return Session(self, proc.pid, Channel(ours), proc=proc)
+        session = Session(self, proc.pid, Channel(ours), proc=proc)
+        try:  # step timeouts start when the run is ready, not during its torch import
+            hello = session.channel.recv(timeout)
+        except (ChannelClosed, ChannelTimeout):
+            session.kill()
+            session.channel.close()
+            raise KernelError(f"the lesson's process did not start: {session._death()}") from None
+        if hello.get("event") != "ready":
+            session.kill()
+            raise KernelError("the lesson's process did not start properly")
+        self.info = {k: v for k, v in hello.items() if k != "event"}
+        return session
 
     def exit_info(self, pid: int, timeout: float = 2.0) -> ExitInfo | None:
         with self._changed:
@@ -313,7 +334,10 @@ class Session:
             try:
                 self.channel.send({"id": req_id, "op": op, **fields})
                 reply = self._await(req_id, timeout)
-            except ChannelClosed:
+            except ChannelClosed as exc:
+                if isinstance(exc, ChannelGarbled):  # alive, but wrote nonsense
+                    self._killed_why = f"the lesson's process {exc}, so it was stopped"
+                    self.kill()
                 why = self._death()
                 raise SessionDied(self._killed_why or f"the lesson's process {why}",
                                   self.exit) from None

@@ -89,6 +89,7 @@ class LessonSession:
         self.stderr = CappedWriter()
         self.fd_capture = fd_capture
         self.repl_count = 0
+        self.interrupted = False  # a SIGINT arrived during the current request
 
     # ----------------------------------------------------------------- execution
     def _arm_cpu_limit(self) -> None:
@@ -110,11 +111,20 @@ class LessonSession:
         except (ValueError, OSError):
             pass
 
+    def _on_sigint(self, signum: int, frame: Any) -> None:
+        self.interrupted = True  # a real interrupt, not code raising KeyboardInterrupt
+        raise KeyboardInterrupt
+
+    def _stopped(self, exc: BaseException | None) -> bool:
+        """Was the code stopped (interrupt, output flood) rather than failing by itself?"""
+        return isinstance(exc, OutputLimitExceeded) or (
+            isinstance(exc, KeyboardInterrupt) and self.interrupted)
+
     def _execute(self, fn: Any) -> BaseException | None:
         """Run `fn` with output captured and SIGINT armed; return what it raised."""
         self._arm_cpu_limit()
         sys.stdout, sys.stderr = self.stdout, self.stderr
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, self._on_sigint)
         try:
             fn()
             return None
@@ -139,7 +149,7 @@ class LessonSession:
     def _error(self, exc: BaseException) -> dict[str, Any]:
         out = obs.exception(exc)
         out["traceback"] = _lesson_traceback(exc)
-        if isinstance(exc, KeyboardInterrupt):
+        if isinstance(exc, KeyboardInterrupt) and self.interrupted:
             out["message"] = "interrupted"
         return out
 
@@ -149,7 +159,7 @@ class LessonSession:
         code = compile(req["code"], f"<lesson step {step}>", "exec")
         error = self._execute(lambda: exec(code, self.namespace))
         stdout, stderr = self._outputs()
-        if isinstance(error, (KeyboardInterrupt, OutputLimitExceeded)):
+        if self._stopped(error):
             return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
                     "observations": [], "interrupted": True}
         observations = [self._observe_prompt(p, error, stdout) for p in req.get("prompts", ())]
@@ -178,7 +188,7 @@ class LessonSession:
         failure = self._execute(evaluate)
         self._outputs()  # output of evaluating an expectation is not the step's
         if failure is not None:
-            if isinstance(failure, (KeyboardInterrupt, OutputLimitExceeded)):
+            if self._stopped(failure):
                 raise failure
             return obs.exception(failure)
         return result["obs"]
@@ -253,6 +263,7 @@ class LessonSession:
             op = req.get("op")
             if op == "bye":
                 return
+            self.interrupted = False
             reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
             try:
                 handler = handlers[op]

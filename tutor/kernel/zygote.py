@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
+import json
 import os
 import resource
 import selectors
@@ -58,6 +59,8 @@ SINGLE_THREAD_ENV = {
 }
 for _key, _value in SINGLE_THREAD_ENV.items():
     os.environ.setdefault(_key, _value)
+if __name__ == "__main__":  # a kernel process: a stray Ctrl-C must not kill the import
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 import torch  # noqa: E402  (after the thread pins above, on purpose)
 
@@ -515,7 +518,10 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         if np is not None:
             np.random.seed(seed % 2**32)
         cpu = limits.get("cpu_seconds", CPU_SECONDS)
-        LessonSession(Channel(sock), fd_capture=capture,
+        channel = Channel(sock)
+        if zygote is None:  # spawn mode: tell the tutor the slow start is over
+            channel.send({"event": "ready", **info()})
+        LessonSession(channel, fd_capture=capture,
                       cpu_seconds=float(cpu) if cpu else None).serve()
     except BaseException:  # noqa: B036
         code = 70
@@ -726,6 +732,7 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--fd", type=int, help="control socket: run as a fork server")
     group.add_argument("--session", type=int, help="session socket: run one lesson directly")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--limits", default=None, help="spawn mode: the run's limits (JSON)")
     parser.add_argument("--parent", type=int, default=None,
                         help="pid of the tutor process: exit when it is gone")
     args = parser.parse_args(argv)
@@ -738,7 +745,8 @@ def main(argv: list[str] | None = None) -> int:
         _session_watchdog(parent)
         sock = socket.socket(fileno=args.session)
         workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
-        child_main(sock, workdir, {"seed": args.seed, "cleanup": True})
+        limits = json.loads(args.limits) if args.limits else {}
+        child_main(sock, workdir, {"seed": args.seed, "cleanup": True, "limits": limits})
     signal.signal(signal.SIGTERM, _exit_if_orphaned(parent))
     _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
