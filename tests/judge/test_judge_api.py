@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from judge_obs import INV, NONE, C, X, b, exc, f, keys, s, seq, status, t
+from judge_obs import INV, NONE, C, X, b, exc, f, keys, s, seq, t
 
 from tutor.judge import InvalidPrediction, JudgeSpec, Status, display, judge, parse_error
 from tutor.kinds import KINDS
@@ -75,11 +75,13 @@ FEEDBACK_CASES = [
     # kind, feedback key, learner answer that means the same, live value
     ("text", "None", "null", {"type": "grad_fn", "name": "CloneBackward0"}),
     ("text", "None", "None.", {"type": "grad_fn", "name": "CloneBackward0"}),
-    ("text", "LogBackward", "<LogBackward object at 0x1>", {"type": "grad_fn", "name": "LogBackward0"}),
+    ("text", "LogBackward", "<LogBackward object at 0x1>",
+     {"type": "grad_fn", "name": "LogBackward0"}),
     ("number", "0.6", ".6", f(1.2000000476837158)),
     ("number", "0.6", "tensor(0.6000)", f(1.2000000476837158)),
     ("set", "['a', 'b']", "b, a", keys("a", "b", "c")),
-    ("list", "['logModel', 'powModel']", "logModel, powModel", seq("list", s("powModel"), s("logModel"))),
+    ("list", "['logModel', 'powModel']", "logModel, powModel",
+     seq("list", s("powModel"), s("logModel"))),
     ("exception", "no error", "works fine", exc("RuntimeError")),
     ("exception", "IndexError", "raises IndexError: out of range", exc("RuntimeError")),
     ("same_storage", "no", "separate memory", b(True)),

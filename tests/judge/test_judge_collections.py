@@ -20,7 +20,8 @@ ALL4 = "powModel.powParam, powModel.powBuff, logModel.logParam, logModel.logBuff
      "'powModel.powParam'}", "(\"powModel.powParam\", \"powModel.powBuff\", \"logModel.logParam\","
      " \"logModel.logBuff\")", "logModel.logBuff logModel.logParam powModel.powBuff "
      "powModel.powParam", f"{ALL4}, powModel.powParam",
-     "odict_keys(['powModel.powParam', 'powModel.powBuff', 'logModel.logParam', 'logModel.logBuff'])"],
+     "odict_keys(['powModel.powParam', 'powModel.powBuff', 'logModel.logParam', "
+     "'logModel.logBuff'])"],
 )  # fmt: skip
 def test_set_forms(text: str) -> None:
     assert status("set", text, SD) is C, text

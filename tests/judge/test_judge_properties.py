@@ -186,8 +186,12 @@ def _exceptions() -> st.SearchStrategy[dict[str, Any]]:
         lambda n: {"type": "exception", "name": n, "message": "m", "mro": BUILTIN_MRO[n]}
     )
     custom = st.from_regex(r"[A-Z][a-z]{0,6}(Error|Exception|Warning)", fullmatch=True).map(
-        lambda n: {"type": "exception", "name": n, "message": "",
-                   "mro": [n, "Exception", "BaseException"]}  # fmt: skip
+        lambda n: {
+            "type": "exception",
+            "name": n,
+            "message": "",
+            "mro": [n, "Exception", "BaseException"],
+        }  # fmt: skip
     )
     return st.one_of(builtin, custom, st.just(NONE))
 
@@ -196,11 +200,13 @@ OBS_FOR_KIND: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "number": st.one_of(
         _num_obs(),
         st.booleans().map(lambda v: {"type": "bool", "value": v}),
-        st.tuples(F32, F32).map(lambda p: {"type": "complex", "real": _json(p[0]),
-                                           "imag": _json(p[1])}),  # fmt: skip
+        st.tuples(F32, F32).map(
+            lambda p: {"type": "complex", "real": _json(p[0]), "imag": _json(p[1])}
+        ),  # fmt: skip
         F32.map(lambda v: {"type": "tensor", "dtype": "float32", "shape": [], "values": _json(v)}),
-        F32.map(lambda v: {"type": "tensor", "dtype": "float32", "shape": [1],
-                           "values": [_json(v)]}),  # fmt: skip
+        F32.map(
+            lambda v: {"type": "tensor", "dtype": "float32", "shape": [1], "values": [_json(v)]}
+        ),  # fmt: skip
         st.just(NONE),
     ),
     "tensor": st.one_of(tensors(), st.just(NONE)),

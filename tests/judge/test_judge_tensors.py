@@ -26,7 +26,8 @@ def test_forms_accepted(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["[[1, 2], [3, 4]]", "tensor([[1, 2], [3, 4]])", "tensor([[1, 2], [3, 4]], dtype=torch.int64)",
-     "((1, 2), (3, 4))", "tensor([[1, 2],\n        [3, 4]])", "tensor([[1, 2], [3, 4]], dtype=torch.long)"],
+     "((1, 2), (3, 4))", "tensor([[1, 2],\n        [3, 4]])",
+     "tensor([[1, 2], [3, 4]], dtype=torch.long)"],
 )  # fmt: skip
 def test_nested_forms(text: str) -> None:
     assert status("tensor", text, M) is C, text

@@ -4,22 +4,34 @@ observations."""
 from __future__ import annotations
 
 from . import dtypes
-from .display import display, display_item
+from .display import display
 from .grammar import Cplx
 from .numbers import NumLit, bool_lit, fmt_live, hint, matches
 from .obs import (
-    Obs, Scalar, is_none, items, key, numel, otype, single_number, tensor_dtype, tensor_leaves,
-    tensor_shape, token,
+    Obs,
+    Scalar,
+    items,
+    numel,
+    otype,
+    single_number,
+    tensor_dtype,
+    tensor_leaves,
+    tensor_shape,
 )  # fmt: skip
 from .outcome import Outcome, correct, incorrect, partial
 from .predictions import (
-    BoolP, Claims, DtypeP, Leaf, NoneP, NumP, Pred, SeqP, ShapeP, TensorP, TextP, fmt_shape,
-    leaf_text, pred_text,
+    Claims,
+    DtypeP,
+    Leaf,
+    NumP,
+    ShapeP,
+    TensorP,
+    fmt_shape,
+    leaf_text,
 )  # fmt: skip
 from .verdict import Tolerance
 
 _ZERO = NumLit(0, "0", 0, 0, True)
-MATCH_BUDGET = 200_000  # item comparisons for out-of-order matching
 
 
 def leaf_matches(p: Leaf, v: Scalar | bool, tol: Tolerance | None) -> bool:
@@ -111,7 +123,11 @@ def compare_tensor(p: TensorP, live: Obs, tol: Tolerance | None) -> Outcome:
                 f"The live tensor is too large to show ({numel(shape)} elements), so I can't "
                 f"confirm its values; its shape {fmt_shape(shape)} matches yours."
             )
-        bad = [i for i, (a, b) in enumerate(zip(p.leaves, leaves)) if not leaf_matches(a, b, tol)]
+        bad = [
+            i
+            for i, (a, b) in enumerate(zip(p.leaves, leaves, strict=False))
+            if not leaf_matches(a, b, tol)
+        ]
         values_ok = not bad
         if bad:
             problems.append(f"{len(bad)} of {len(leaves)} values differ")
@@ -155,7 +171,9 @@ def compare_shape(p: ShapeP, live: Obs) -> Outcome:
         details.append("Same sizes, in a different order.")
     elif len(p.dims) != len(dims):
         details.append(f"The live value has {len(dims)} dimensions, not {len(p.dims)}.")
-    return incorrect(f"You said {fmt_shape(p.dims)}; the live shape is {fmt_shape(dims)}.", *details)
+    return incorrect(
+        f"You said {fmt_shape(p.dims)}; the live shape is {fmt_shape(dims)}.", *details
+    )
 
 
 def live_dtype(live: Obs) -> str | None:
@@ -176,109 +194,3 @@ def compare_dtype(p: DtypeP, live: Obs) -> Outcome:
     if p.name == name:
         return correct(f"Right: the dtype is torch.{name}.")
     return incorrect(f"You said torch.{p.name}; the live dtype is torch.{name}.")
-
-
-# ---- sets and lists --------------------------------------------------------
-
-
-def item_matches(p: Pred, obs: Obs, tol: Tolerance | None) -> bool:
-    from .compare_words import text_matches
-
-    if isinstance(p, NoneP):
-        return is_none(obs)
-    if isinstance(p, TextP):
-        return token(obs) is not None and text_matches(p.token, obs)
-    if isinstance(p, NumP):
-        v = single_number(obs)
-        return v is not None and leaf_matches(p.lit, v, tol)
-    if isinstance(p, BoolP):
-        return otype(obs) == "bool" and bool(obs.get("value")) == p.value
-    if isinstance(p, TensorP):
-        return compare_tensor(p, obs, tol).status.value == "correct"
-    if isinstance(p, SeqP):
-        if otype(obs) == "tensor":
-            from .parse_values import seq_as_tensor
-
-            t = seq_as_tensor(p)
-            return t is not None and compare_tensor(t, obs, tol).status.value == "correct"
-        its = items(obs)
-        return (
-            its is not None
-            and len(its) == len(p.items)
-            and all(item_matches(a, b, tol) for a, b in zip(p.items, its))
-        )
-    return False
-
-
-def _tensor_items(live: Obs) -> list[Obs] | None:
-    if otype(live) != "tensor" or len(tensor_shape(live)) != 1:
-        return None
-    leaves = tensor_leaves(live)
-    if leaves is None:
-        return None
-    kind = {"bool": "bool", "int": "int"}.get(dtypes.dtype_class(tensor_dtype(live)), "float")
-    return [{"type": kind, "value": v} for v in leaves if not isinstance(v, complex)]
-
-
-def _match(preds: list[Pred], lives: list[Obs], tol: Tolerance | None) -> dict[int, int]:
-    """Greedy matching pred index -> live index, within a comparison budget."""
-    pairs: dict[int, int] = {}
-    taken: set[int] = set()
-    budget = MATCH_BUDGET
-    for i, p in enumerate(preds):
-        if i < len(lives) and item_matches(p, lives[i], tol) and i not in taken:
-            pairs[i] = i
-            taken.add(i)
-    for i, p in enumerate(preds):
-        if i in pairs:
-            continue
-        for j, obs in enumerate(lives):
-            if j in taken:
-                continue
-            budget -= 1
-            if budget < 0:
-                return pairs
-            if item_matches(p, obs, tol):
-                pairs[i] = j
-                taken.add(j)
-                break
-    return pairs
-
-
-def _names(objs: list[str]) -> str:
-    shown = ", ".join(objs[:8])
-    return shown + (f", \u2026 ({len(objs)} in all)" if len(objs) > 8 else "")
-
-
-def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outcome:
-    exp = display(live, kind)
-    lives = items(live)
-    if lives is None:
-        lives = _tensor_items(live)
-    if lives is None:
-        return incorrect(f"The live value is {exp}, not a collection of items.")
-    preds = list(p.items)
-    if kind == "set":
-        preds = list({pred_text(x): x for x in preds}.values())
-        lives = list({key(x): x for x in lives}.values())
-    pairs = _match(preds, lives, tol)
-    n, right = len(lives), len(pairs)
-    missing = [display_item(o) for j, o in enumerate(lives) if j not in pairs.values()]
-    extra = [pred_text(x) for i, x in enumerate(preds) if i not in pairs]
-    in_order = all(i == j for i, j in pairs.items())
-    if not missing and not extra:
-        if kind == "set" or in_order:
-            return correct(f"Right: all {n} items{'' if kind == 'set' else ', in order'}.")
-        return partial("Right items, wrong order.", f"The live order is {exp}.")
-    parts = []
-    if missing:
-        parts.append(f"missing: {_names(missing)}")
-    if extra:
-        parts.append(f"not in the live value: {_names(extra)}")
-    if not preds:
-        return incorrect(f"The live value has {n} items: {exp}.")
-    if not lives:
-        return incorrect(f"The live value is empty: {exp}.")
-    if right == 0:
-        return incorrect(f"None of those is in the live value: {exp}.")
-    return partial(f"{right} of {n} right; {'; '.join(parts)}.")

@@ -7,8 +7,8 @@ import re
 
 from . import dtypes
 from .display import display
-from .grammar import Num, parse_value
 from .errors import InvalidPrediction
+from .grammar import Num, parse_value
 from .numbers import as_live, matches
 from .obs import Obs, otype, single_number, token, truncated
 from .outcome import Outcome, correct, incorrect
@@ -151,7 +151,10 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
         return incorrect("The output was too long to show in full, so I can't confirm the rest.")
     details = []
     typed = forms[-1]
-    n = next((i for i, (a, b) in enumerate(zip(typed, want)) if a != b), min(len(typed), len(want)))
+    n = next(
+        (i for i, (a, b) in enumerate(zip(typed, want, strict=False)) if a != b),
+        min(len(typed), len(want)),
+    )
     if want and typed:
         details.append(f"The first difference is at character {n + 1}: {short(want[n:], 40)!r}.")
     return incorrect(f"You said {short(typed, 80)!r}; it printed {shown!r}.", *details)

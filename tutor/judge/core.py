@@ -3,21 +3,41 @@
 from __future__ import annotations
 
 from ..kinds import KINDS
+from . import compare_items as ci
 from . import compare_values as cv
 from . import compare_words as cw
 from .display import display
 from .errors import InvalidPrediction
 from .obs import Obs, is_none, otype, single_number, truncated
 from .outcome import Outcome, correct, incorrect
+from .parse_tensor import read_tensor_pred
 from .parse_values import (
-    read_dtype_pred, read_items_pred, read_number_pred, read_shape_pred, read_tensor_pred,
+    read_dtype_pred,
+    read_items_pred,
+    read_number_pred,
+    read_shape_pred,
 )  # fmt: skip
 from .parse_words import (
-    read_bool_pred, read_choice_pred, read_exception_pred, read_stdout_pred, read_text_pred,
+    read_bool_pred,
+    read_choice_pred,
+    read_exception_pred,
+    read_stdout_pred,
+    read_text_pred,
     text_key,
 )  # fmt: skip
 from .predictions import (
-    BoolP, ChoiceP, DtypeP, ExcP, NoneP, NumP, Pred, SeqP, ShapeP, StdoutP, TensorP, TextP,
+    BoolP,
+    ChoiceP,
+    DtypeP,
+    ExcP,
+    NoneP,
+    NumP,
+    Pred,
+    SeqP,
+    ShapeP,
+    StdoutP,
+    TensorP,
+    TextP,
 )  # fmt: skip
 from .pseudo import to_observation
 from .text import clean, short
@@ -105,7 +125,7 @@ def _by_kind(spec: JudgeSpec, pred: Pred, live: Obs, answer: str) -> Outcome:
     if isinstance(pred, TensorP):
         return cv.compare_tensor(pred, live, tol)
     if isinstance(pred, SeqP):
-        return cv.compare_items(pred, live, kind, tol)
+        return ci.compare_items(pred, live, kind, tol)
     if isinstance(pred, ShapeP):
         return cv.compare_shape(pred, live)
     if isinstance(pred, DtypeP):

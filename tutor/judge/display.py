@@ -42,9 +42,11 @@ def _nest_text(flat: list[str], shape: tuple[int, ...]) -> str:
     if len(shape) == 1:
         return "[" + ", ".join(flat) + "]"
     step = len(flat) // shape[0] if shape[0] else 0
-    return "[" + ", ".join(
-        _nest_text(flat[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])
-    ) + "]"
+    return (
+        "["
+        + ", ".join(_nest_text(flat[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0]))
+        + "]"
+    )
 
 
 def tensor_text(obs: Obs) -> str:
@@ -110,8 +112,10 @@ def display(live: Obs, kind: str | None = None) -> str:
         v = single_number(live)
         return _fmt_scalar(v)
     if t == "str":
-        return str(live.get("value", "")) if kind in ("text", "stdout", "choice") else repr(
+        return (
             str(live.get("value", ""))
+            if kind in ("text", "stdout", "choice")
+            else repr(str(live.get("value", "")))
         )
     if t == "tensor":
         if kind == "number" and single_number(live) is not None:

@@ -108,7 +108,9 @@ class _Parser:
         if tok.kind == "EOF":
             raise InvalidPrediction("The answer ends too early" + (f": {what}." if what else "."))
         shown = tok.text if tok.kind != "STR" else repr(tok.text)
-        raise InvalidPrediction(f"I can't read the answer at {shown!r}" + (f" ({what})." if what else "."))
+        raise InvalidPrediction(
+            f"I can't read the answer at {shown!r}" + (f" ({what})." if what else ".")
+        )
 
     # value := ...
     def value(self) -> Node:

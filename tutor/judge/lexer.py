@@ -73,7 +73,7 @@ def tokenize(text: str) -> list[Token]:
                 tokens.append(Token("NAME", name.group(), pos))
                 pos = name.end()
             elif num is None:
-                raise InvalidPrediction(f"I can't read the number at {text[pos:pos + 10]!r}.")
+                raise InvalidPrediction(f"I can't read the number at {text[pos : pos + 10]!r}.")
             else:
                 digits = sum(c.isdigit() for c in num.group())
                 if digits > MAX_DIGITS:
@@ -117,6 +117,8 @@ def tokenize(text: str) -> list[Token]:
         else:
             raise InvalidPrediction(f"I can't read the character {ch!r} here.")
         if scalars > MAX_SCALARS:
-            raise InvalidPrediction(f"That answer has too many values (the limit is {MAX_SCALARS}).")
+            raise InvalidPrediction(
+                f"That answer has too many values (the limit is {MAX_SCALARS})."
+            )
     tokens.append(Token("EOF", "", n))
     return tokens

@@ -11,9 +11,17 @@ from . import dtypes
 from . import numbers as nums
 from .display import display
 from .obs import (
-    Obs, items, otype, single_number, tensor_dtype, tensor_leaves, tensor_shape, token,
+    Obs,
+    items,
+    otype,
+    single_number,
+    tensor_dtype,
+    tensor_leaves,
+    tensor_shape,
+    token,
 )  # fmt: skip
 from .predictions import fmt_shape
+from .text import normalise_chars
 from .verdict import JudgeSpec, Status
 
 
@@ -77,10 +85,17 @@ def _number(obs: Obs) -> str:
     return nums.notation(v)
 
 
+def _quoted(value: str) -> str:
+    """repr(value), with \\u escapes if answers' character normalisation
+    (full-width forms, curly quotes) would change it."""
+    text = repr(value)
+    return text if normalise_chars(text) == text else ascii(value)
+
+
 def _item(obs: Obs, exact: bool = False) -> str:
     t = otype(obs)
     if t == "str":
-        return repr(str(obs.get("value", "")))
+        return _quoted(str(obs.get("value", "")))
     if exact and t == "float":
         v = nums.as_live(obs.get("value"))
         return repr(v) if math.isfinite(v) else nums.notation(v)

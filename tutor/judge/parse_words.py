@@ -194,7 +194,9 @@ def read_exception_pred(text: str) -> ExcP:
         raise InvalidPrediction(
             f"{t} doesn't look like an exception type (those end in Error, like RuntimeError)."
         )
-    raise InvalidPrediction("Name the exception (e.g. RuntimeError), or say 'raises' or 'no error'.")
+    raise InvalidPrediction(
+        "Name the exception (e.g. RuntimeError), or say 'raises' or 'no error'."
+    )
 
 
 # ---- stdout ----------------------------------------------------------------

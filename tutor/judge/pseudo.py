@@ -12,10 +12,22 @@ from .grammar import Cplx
 from .numbers import NumLit
 from .obs import Obs
 from .parse_words import BUILTIN_MRO
-from .text import NONE_WORDS
 from .predictions import (
-    BoolP, ChoiceP, DtypeP, ExcP, Leaf, NoneP, NumP, Pred, SeqP, ShapeP, StdoutP, TensorP, TextP,
+    BoolP,
+    ChoiceP,
+    DtypeP,
+    ExcP,
+    Leaf,
+    NoneP,
+    NumP,
+    Pred,
+    SeqP,
+    ShapeP,
+    StdoutP,
+    TensorP,
+    TextP,
 )  # fmt: skip
+from .text import NONE_WORDS
 
 _IMPLIED_DTYPE = {"float": "float32", "int": "int64", "bool": "bool", "complex": "complex64"}
 

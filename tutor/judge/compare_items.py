@@ -1,0 +1,145 @@
+"""Comparing set and list predictions with observations."""
+
+from __future__ import annotations
+
+from . import dtypes
+from .compare_values import compare_tensor, leaf_matches
+from .compare_words import text_matches
+from .display import display, display_item
+from .obs import (
+    Obs,
+    is_none,
+    items,
+    key,
+    otype,
+    single_number,
+    tensor_dtype,
+    tensor_leaves,
+    tensor_shape,
+    token,
+)
+from .outcome import Outcome, correct, incorrect, partial
+from .parse_tensor import seq_as_tensor
+from .parse_words import text_key
+from .predictions import BoolP, NoneP, NumP, Pred, SeqP, TensorP, TextP, pred_text
+from .verdict import Status, Tolerance
+
+MATCH_BUDGET = 50_000  # item comparisons for out-of-order matching
+
+
+def item_matches(p: Pred, obs: Obs, tol: Tolerance | None) -> bool:
+    if isinstance(p, NoneP):
+        return is_none(obs)
+    if isinstance(p, TextP):
+        return token(obs) is not None and text_matches(p.token, obs)
+    if isinstance(p, NumP):
+        v = single_number(obs)
+        return v is not None and leaf_matches(p.lit, v, tol)
+    if isinstance(p, BoolP):
+        return otype(obs) == "bool" and bool(obs.get("value")) == p.value
+    if isinstance(p, TensorP):
+        return compare_tensor(p, obs, tol).status is Status.CORRECT
+    if isinstance(p, SeqP):
+        if otype(obs) == "tensor":
+            t = seq_as_tensor(p)
+            return t is not None and compare_tensor(t, obs, tol).status is Status.CORRECT
+        its = items(obs)
+        return (
+            its is not None
+            and len(its) == len(p.items)
+            and all(item_matches(a, b, tol) for a, b in zip(p.items, its, strict=False))
+        )
+    return False
+
+
+def _tensor_items(live: Obs) -> list[Obs] | None:
+    if otype(live) != "tensor" or len(tensor_shape(live)) != 1:
+        return None
+    leaves = tensor_leaves(live)
+    if leaves is None:
+        return None
+    kind = {"bool": "bool", "int": "int"}.get(dtypes.dtype_class(tensor_dtype(live)), "float")
+    return [{"type": kind, "value": v} for v in leaves if not isinstance(v, complex)]
+
+
+def _match(preds: list[Pred], lives: list[Obs], tol: Tolerance | None) -> dict[int, int]:
+    """Greedy matching pred index -> live index: same positions first, then
+    names through an index, then everything else within a comparison budget."""
+    pairs: dict[int, int] = {}
+    taken: set[int] = set()
+    for i, p in enumerate(preds[: len(lives)]):
+        if item_matches(p, lives[i], tol):
+            pairs[i] = i
+            taken.add(i)
+    by_key: dict[str, list[int]] = {}
+    strs: list[int] = []
+    others: list[int] = []
+    for j, obs in enumerate(lives):
+        if otype(obs) == "str":
+            by_key.setdefault(text_key(str(obs.get("value", ""))), []).append(j)
+            strs.append(j)
+        else:
+            others.append(j)
+    budget = MATCH_BUDGET
+    for i, p in enumerate(preds):
+        if i in pairs:
+            continue
+        candidates = others
+        if isinstance(p, TextP):
+            free = [j for j in by_key.get(text_key(p.token), []) if j not in taken]
+            if free:
+                pairs[i] = free[0]
+                taken.add(free[0])
+                continue
+            if dtypes.canonical(p.token) is not None:  # 'float32' names str 'torch.float32'
+                candidates = others + strs
+        for j in candidates:
+            if j in taken:
+                continue
+            budget -= 1
+            if budget < 0:
+                return pairs
+            if item_matches(p, lives[j], tol):
+                pairs[i] = j
+                taken.add(j)
+                break
+    return pairs
+
+
+def _names(objs: list[str]) -> str:
+    shown = ", ".join(objs[:8])
+    return shown + (f", \u2026 ({len(objs)} in all)" if len(objs) > 8 else "")
+
+
+def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outcome:
+    exp = display(live, kind)
+    lives = items(live)
+    if lives is None:
+        lives = _tensor_items(live)
+    if lives is None:
+        return incorrect(f"The live value is {exp}, not a collection of items.")
+    preds = list(p.items)
+    if kind == "set":
+        preds = list({pred_text(x): x for x in preds}.values())
+        lives = list({key(x): x for x in lives}.values())
+    pairs = _match(preds, lives, tol)
+    n, right = len(lives), len(pairs)
+    missing = [display_item(o) for j, o in enumerate(lives) if j not in pairs.values()]
+    extra = [pred_text(x) for i, x in enumerate(preds) if i not in pairs]
+    in_order = all(i == j for i, j in pairs.items())
+    if not missing and not extra:
+        if kind == "set" or in_order:
+            return correct(f"Right: all {n} items{'' if kind == 'set' else ', in order'}.")
+        return partial("Right items, wrong order.", f"The live order is {exp}.")
+    parts = []
+    if missing:
+        parts.append(f"missing: {_names(missing)}")
+    if extra:
+        parts.append(f"not in the live value: {_names(extra)}")
+    if not preds:
+        return incorrect(f"The live value has {n} items: {exp}.")
+    if not lives:
+        return incorrect(f"The live value is empty: {exp}.")
+    if right == 0:
+        return incorrect(f"None of those is in the live value: {exp}.")
+    return partial(f"{right} of {n} right; {'; '.join(parts)}.")
