@@ -142,4 +142,7 @@ def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outco
         return incorrect(f"The live value is empty: {exp}.")
     if right == 0:
         return incorrect(f"None of those is in the live value: {exp}.")
+    if not missing:
+        verb = "is" if len(extra) == 1 else "are"
+        return partial(f"All {n} live items are there, but also {_names(extra)}, which {verb} not.")
     return partial(f"{right} of {n} right; {'; '.join(parts)}.")
