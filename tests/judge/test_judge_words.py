@@ -27,6 +27,14 @@ def test_bool_false_forms(text: str) -> None:
     assert status("bool", text, b(False)) is C, text
 
 
+def test_bool_not() -> None:
+    assert status("bool", "not true", b(False)) is C
+    assert status("bool", "not", b(False)) is C
+    assert status("bool", "not false", b(True)) is C
+    assert status("bool", "not sure", b(False)) is INV
+    assert status("same_storage", "not sure", b(False)) is INV
+
+
 @pytest.mark.parametrize("text", ["maybe", "2", "it depends", "1.5", "", "shared"])
 def test_bool_invalid(text: str) -> None:
     assert status("bool", text, b(True)) is INV, text

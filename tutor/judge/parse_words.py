@@ -92,7 +92,14 @@ def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
         decided = _storage_phrase(low, first)
         if decided is not None:
             return BoolP(decided)
-    if first in YES or first in NO:
+    if first == "not":  # "not true" is False; "not sure" is no answer
+        rest = _FIRST.match(low, len(first) + 1)
+        word = rest.group() if rest else ""
+        if _SEPARATOR.match(low, len(first)) or word in NO:
+            return BoolP(word in NO)
+        if word in YES:
+            return BoolP(False)
+    elif first in YES or first in NO:
         return BoolP(first in YES)
     if first and first[0].isdigit() and float(first) in (0.0, 1.0):
         if _SEPARATOR.match(low, len(first)):
