@@ -15,5 +15,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("tutor.commands.new", "write a commented lesson skeleton to start from"),
     "lint": ("tutor.commands.lint", "check lesson files without running them (no torch)"),
     "record": ("tutor.commands.record", "run lessons and write every answer from the live value"),
+    "dev": ("tutor.commands.dev", "preview one lesson file in the app, reloading on save"),
     "schema": ("tutor.commands.schema", "print the JSON Schema of lesson files (for editors)"),
 }
