@@ -9,6 +9,7 @@ from textual import work
 from textual.worker import Worker, WorkerState
 
 from tutor.kernel import Kernel, KernelError
+from tutor.ui.kernel_state import ensure_kernel
 from tutor.lesson import Catalog, Lesson, load_catalog
 from tutor.progress import ProgressStore
 from tutor.ui.commands import LessonCommands
@@ -58,11 +59,17 @@ class TutorApp(App[int]):
     # ------------------------------------------------------------------ kernel
     @work(thread=True, exit_on_error=False, group="kernel-start", description="start the kernel")
     def start_kernel(self) -> None:
-        self.kernel.start()
-        self.kernel.wait_ready()
+        ensure_kernel(self.kernel)
 
     def poll_kernel(self) -> None:
         state = self.kernel.status
+        if state == "restarting" and self.kernel.channel is None and not any(
+                w.group == "kernel-start" and w.state is WorkerState.RUNNING for w in self.workers):
+            # the kernel process died: say so, and start a new one now (not on next use)
+            why = (self.kernel._failure or "it stopped").splitlines()[0]
+            self.notify(f"The kernel stopped ({why}); restarting it. Your lesson will re-run "
+                        "its steps.", title="Kernel", severity="warning", timeout=8)
+            self.start_kernel()
         busy = any(w.group in ("kernel", "repl") and w.state is WorkerState.RUNNING
                    for w in self.workers)
         self.kernel_state = "busy" if state == "ready" and busy else state

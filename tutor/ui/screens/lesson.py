@@ -27,6 +27,7 @@ from tutor.ui.messages import OpenLesson, ReplDone, StepRan
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.lesson_kernel import LessonKernelMixin
+from tutor.ui.screens.picture import LessonPictures
 from tutor.ui.widgets.answer import AnswerBox
 from tutor.ui.widgets.code_view import CodeView
 from tutor.ui.widgets.inline import inline
@@ -35,7 +36,7 @@ from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import VerdictPanel
 
 
-class LessonScreen(LessonKernelMixin, TutorScreen):
+class LessonScreen(LessonPictures, LessonKernelMixin, TutorScreen):
     BINDINGS = [
         Binding("escape", "leave_repl", "Leave REPL"),
         Binding("escape", "back", "Catalog"),
@@ -45,6 +46,7 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
         Binding("r", "retry", "Retry"),
         Binding("n,enter", "next", "Next"),
         Binding("ctrl+o", "repl", "REPL"),
+        Binding("p", "picture", "Picture"),
         Binding("ctrl+c", "interrupt", "Interrupt", priority=True),
         Binding("ctrl+k", "restart_kernel", "Restart kernel", show=False),
         Binding("question_mark", "app.help", "Help", show=False),
@@ -110,6 +112,7 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
             "repl": mode in ("judged", "asking") and self.flow.step_answered,
             "interrupt": self.repl_running or mode == "running",
             "leave_repl": repl_focused,
+            "picture": mode == "judged" and not repl_focused and self.picture_spec() is not None,
             "back": not repl_focused,
         }
         return allowed.get(action, True)
@@ -182,6 +185,8 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
             parts.append("r: retry")
         if self.flow.step_answered:
             parts.append("ctrl+o: REPL")
+        if self.picture_spec() is not None:
+            parts.append("p: picture")
         return "   ".join(parts)
 
     # ------------------------------------------------------------------ answering
@@ -319,6 +324,9 @@ class LessonScreen(LessonKernelMixin, TutorScreen):
             return
         if self.rebuilding:
             repl.show_problem("The namespace is being rebuilt; run it again in a moment.")
+            return
+        if event.code.lstrip().startswith(":"):  # :graph z, :storage, :tree net
+            self.repl_picture(event.code)
             return
         self.repl_running = True
         self.repl_dirty = True

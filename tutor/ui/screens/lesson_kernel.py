@@ -16,6 +16,7 @@ from textual.widgets import Static
 from tutor.engine import StepOutcome, unmet_requirement
 from tutor.kernel import KernelError, SessionDied, StepTimeout
 from tutor.progress import Attempt
+from tutor.ui.kernel_state import ensure_kernel
 from tutor.ui.messages import ProgressProblem, ReplDone, StepRan
 
 
@@ -32,7 +33,7 @@ class LessonKernelMixin:
         step = self.lesson.steps[upto]
         with self.run_lock:
             try:
-                why = unmet_requirement(self.lesson, self.kernel.wait_ready())
+                why = unmet_requirement(self.lesson, ensure_kernel(self.kernel))
                 if why:
                     outcome = StepOutcome(step, failure=f"This lesson cannot run here: it {why}.")
                     self.post_message(StepRan(outcome, fatal=True))

@@ -1,0 +1,117 @@
+"""The kernel dies mid-lesson: the learner is told, it is rebuilt, the lesson goes on."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from textual.widgets import Static
+from ui_helpers import wait_for
+
+from tutor.ui.screens.catalog import CatalogScreen
+from tutor.ui.screens.lesson import LessonScreen
+
+pytestmark = pytest.mark.kernel
+
+
+def failure_text(screen) -> str:
+    return str(screen.query_one("#failure", Static).render())
+
+
+async def start(pilot) -> LessonScreen:
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+    screen = app.screen
+    await wait_for(pilot, lambda: screen.mode == "asking", what="step")
+    return screen
+
+
+async def test_lesson_process_killed_between_steps_is_rebuilt(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await pilot.press(*"12", "enter", "n", *"a, b, c", "enter")
+        old_pid = screen.run.session.pid
+        os.kill(old_pid, signal.SIGKILL)  # the lesson's process dies while the learner reads
+        await pilot.press("n")  # step 2 cannot run in the dead process
+        await wait_for(pilot, lambda: screen.mode == "asking", what="the rebuilt step")
+        assert screen.run.session.pid != old_pid and screen.run.session.alive
+        assert any("Kernel trouble" in str(n.message) for n in app._notifications)
+        assert failure_text(screen) == ""  # cleared once the rebuild worked
+        await pilot.press("y")  # y and z exist again: steps 1 and 2 were re-run
+        assert screen.flow.state.verdict.status.value == "correct"
+
+
+async def test_repl_in_a_dead_process_rebuilds_the_namespace(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await pilot.press(*"12", "enter", "n", *"a, b, c", "enter", "ctrl+o")
+        await pilot.press(*"import os; os._exit(3)", "enter")
+        await wait_for(pilot, lambda: not screen.repl_running and not screen.rebuilding,
+                       what="the crash and the rebuild")
+        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
+        assert "died" in log and "exited with code 3" in log
+        await wait_for(pilot, lambda: screen.run.session is not None
+                       and screen.run.session.alive, what="a new process")
+        screen.query_one("#repl-input").insert("names")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
+        assert "['a', 'b', 'c']" in log
+
+
+async def test_a_step_that_always_crashes_is_reported_not_looped(kernel, make_app) -> None:
+    app = make_app(kernel, "crash")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await pilot.press(*"2", "enter", "n")
+        await wait_for(pilot, lambda: screen.mode == "failed", timeout=30, what="the failure")
+        text = failure_text(screen)
+        assert "crashed" in text and "exited with code 1" in text and "r: try again" in text
+        assert screen.auto_rebuilt  # it was rebuilt once automatically, then stopped
+        await pilot.press("r")  # the learner may try again: it fails again, clearly
+        await wait_for(pilot, lambda: screen.mode == "failed" and not screen.rebuilding,
+                       what="the second failure")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+
+
+async def test_step_timeout_is_reported(kernel, make_app, tmp_path) -> None:
+    from tutor.lesson import load_catalog
+
+    lesson = tmp_path / "slow.yaml"
+    lesson.write_text(
+        "id: ui/slow\ntitle: Slow\ntopic: testing\ntimeout: 1\nsteps:\n"
+        "  - code: |\n      import time\n      while True:\n          time.sleep(0.05)\n"
+        "    predict:\n      - ask: Never\n        expect: '1'\n        kind: number\n"
+        "        answer: '1'\n")
+    catalog = load_catalog([tmp_path], with_env=False, with_bundled=False)
+    assert not catalog.errors, catalog.problems
+    app = make_app(kernel, catalog=catalog)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "failed", timeout=30, what="the timeout")
+        assert "timed out" in failure_text(screen)
+
+
+async def test_whole_kernel_killed_restarts_and_lesson_continues(own_kernel, make_app) -> None:
+    app = make_app(own_kernel)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await pilot.press(*"12", "enter", "n", *"a, b, c", "enter")
+        os.killpg(own_kernel.proc.pid, signal.SIGKILL)  # the kernel and its lesson processes
+        await wait_for(pilot, lambda: app.kernel_state in ("restarting", "starting"),
+                       what="the kernel status to show the restart")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.mode == "asking", timeout=120,
+                       what="the lesson to continue on a new kernel")
+        assert app.kernel_state in ("ready", "busy")
+        await pilot.press("y")
+        assert screen.flow.state.verdict.status.value == "correct"
