@@ -163,3 +163,9 @@ def test_dtype_mismatch_and_live_forms() -> None:
     assert status("dtype", "float32", s("torch.float32")) is C
     assert status("dtype", "banana", {"type": "dtype", "value": "int64"}) is INV
     assert status("dtype", "None", NONE) is C
+
+
+def test_and_separates_items_in_plain_language() -> None:
+    assert status("set", "0 and 2", seq("set", f(0.0), f(2.0))) is C
+    assert status("list", "weight, bias and scale", keys("weight", "bias", "scale")) is C
+    assert status("list", "bias and weight", keys("weight", "bias")) is P  # order still counts

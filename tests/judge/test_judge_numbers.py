@@ -152,3 +152,14 @@ def test_none() -> None:
     assert v.status is X and v.message == "The live value is None, not 0.6."
     v = judge(JudgeSpec("number"), "none", f(F32_06))
     assert v.status is X and "0.6000, not None" in v.message
+
+
+@pytest.mark.parametrize(
+    ("text", "live", "expected"),
+    [("10", 9.9982, X), ("10", 9.7706, X), ("10", 10.0, C), ("120", 123, X),
+     ("100", 100.0, C), ("10.0", 9.9982, C), ("5.0", 4.9698, C)],
+)
+def test_trailing_zeros_of_a_whole_number_are_not_significant(text: str, live: float,
+                                                              expected: object) -> None:
+    # "10" claims one significant digit: it is right only if the value is 10.
+    assert status("number", text, f(live)) is expected

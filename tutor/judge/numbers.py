@@ -78,7 +78,10 @@ def read_number(text: str) -> NumLit:
         raise InvalidPrediction(f"{text} is too large to be a number I can compare.")
     if value == 0 and digits.strip("0"):
         raise InvalidPrediction(f"{text} is too small to be a number I can compare.")
-    return NumLit(value, text, len(frac) - exponent, len(digits.lstrip("0")), is_int)
+    significant = digits.lstrip("0")
+    if is_int:  # trailing zeros of a whole number are not significant: "10" is one digit
+        significant = significant.rstrip("0") or "0"
+    return NumLit(value, text, len(frac) - exponent, len(significant), is_int)
 
 
 def fraction(num: NumLit, den: NumLit) -> NumLit:
