@@ -1,0 +1,111 @@
+"""Pictures in the TUI: `p` after a verdict, and `:graph`/`:storage`/`:tree` in the REPL."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tutor.kernel import Kernel
+from tutor.lesson import load_catalog
+from tutor.progress import ProgressStore
+
+pytestmark = pytest.mark.kernel
+
+LESSON = """\
+id: pictures/tui
+title: Pictures in the app
+topic: autograd
+steps:
+  - code: |
+      x = torch.tensor(5., requires_grad=True)
+      q = torch.tensor(3., requires_grad=True)
+      z = torch.log(x ** q)
+      z.backward()
+      B = x.detach()
+    predict:
+      - ask: What is `x.grad`?
+        kind: number
+        expect: x.grad
+        answer: "0.6"
+      - ask: Do `x` and `B` share memory?
+        kind: same_storage
+        expect: [x, B]
+        answer: "yes"
+        show: storage x
+"""
+
+
+async def wait_for(pilot, predicate: Callable[[], object], what: str,
+                   timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+async def test_pictures_open_after_a_verdict_and_from_the_repl(
+        kernel: Kernel, tutor_home: Path, tmp_path: Path,
+        golden: Callable[[str, str], None]) -> None:
+    from textual.widgets import Input
+
+    from tutor.ui.app import TutorApp
+    from tutor.ui.screens.catalog import CatalogScreen
+    from tutor.ui.screens.lesson import LessonScreen
+    from tutor.ui.screens.picture import PictureScreen
+    from tutor.ui.widgets.picture import PictureView
+    from tutor.ui.widgets.repl import Repl
+
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "tui.yaml").write_text(LESSON, encoding="utf-8")
+    catalog = load_catalog([tmp_path / "lessons"], with_env=False, with_bundled=False)
+    app = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), "the catalog")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", "the step to run")
+        # no picture before the verdict
+        assert screen.check_action("picture", ()) is False
+
+        screen.query_one("#text-entry", Input).value = ""
+        await pilot.press(*"0.6", "enter")
+        await wait_for(pilot, lambda: screen.mode == "judged", "the verdict")
+        assert "p: picture" in str(screen.query_one("#verdict-keys").render())
+        assert str(screen.picture_spec()) == "graph z"  # suggested: x.grad after z.backward()
+
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, PictureScreen), "the picture")
+        modal = app.screen
+        await wait_for(pilot, lambda: modal.data is not None, "the picture's data")
+        view = modal.query_one(PictureView)
+        text = str(view.render())
+        golden("tui_graph_z", text + "\n")
+        assert "AccumulateGrad → x.grad = 0.6" in text
+        assert max(len(line) for line in text.splitlines()) <= view.content_size.width
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "the lesson again")
+
+        # the next question has a `show:`; it is drawn as written
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.mode == "asking", "question 2")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.mode == "judged", "the verdict")
+        assert str(screen.picture_spec()) == "storage x"
+
+        # the REPL draws pictures inline
+        await pilot.press("ctrl+o")
+        repl = screen.query_one(Repl)
+        for command in (":storage", ":tree x", ":graf z"):
+            await pilot.press(*command, "enter")
+            await wait_for(pilot, lambda: not screen.repl_running, "the REPL")
+        log = "\n".join(str(w.render()) for w in repl.query(".repl-entry"))
+        assert "storage map: 4 tensors on 3 storages" in log and "← x, B" in log
+        assert "shares x's memory (not a view)" in log
+        assert "InspectError: tree: `x` is a Tensor, not an nn.Module" in log
+        assert "unknown picture 'graf'" in log
