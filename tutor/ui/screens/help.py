@@ -41,6 +41,7 @@ before you see anything it produced.
 | `r` | retry the question after a verdict |
 | `n` | next question, step or lesson |
 | `ctrl+o` | open the REPL (once the step's questions are answered) |
+| `p` | after a verdict: the picture behind it (autograd graph, storage map or module tree) |
 | `esc` | leave the REPL; otherwise back to the catalog |
 
 An answer the judge cannot read (`invalid`) is explained and asked again; it
@@ -53,6 +54,8 @@ incomplete one, like `for i in x:`, continues on the next line; an empty line
 ends a block), `ctrl+s` runs what is there, `↑`/`↓` walk the history,
 `ctrl+c` interrupts long-running code. Long output is cut; the full value stays
 in `_`. What you change in the REPL is discarded before the next step runs.
+`:graph EXPR`, `:storage` (or `:storage EXPR`) and `:tree EXPR` draw the autograd
+graph of a tensor, which names share memory, and what a module registered.
 
 ## When the kernel dies
 
