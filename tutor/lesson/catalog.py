@@ -142,13 +142,16 @@ def load_catalog(paths: Sequence[Path] | None = None, *, with_env: bool = True,
         roots += installed
         catalog.errors += errors
     seen: dict[str, Lesson] = {}
+    loaded: set[Path] = set()  # resolved paths of the files read (was O(n^2): issue #6)
     for root, source in roots:
         if not root.exists():
             catalog.errors.append(LessonError.at(str(root), "no such file or directory"))
             continue
         for file in lesson_files(root):
-            if file.resolve() in {x.file.resolve() for x in seen.values()}:
+            resolved = file.resolve()
+            if resolved in loaded:
                 continue
+            loaded.add(resolved)
             try:
                 lesson = load_lesson(file)
             except LessonError as exc:
