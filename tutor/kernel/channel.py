@@ -80,6 +80,10 @@ class Channel:
         except (BrokenPipeError, ConnectionResetError, OSError) as exc:
             raise ChannelClosed(str(exc)) from None
 
+    def buffered(self) -> bool:
+        """A complete message is already buffered (select() will not say so)."""
+        return b"\n" in self._buffer
+
     def recv(self, timeout: float | None = None) -> dict[str, Any]:
         """The next message; raises ChannelTimeout or ChannelClosed."""
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -683,11 +683,14 @@ class Zygote:
                         except BlockingIOError:
                             pass
                     else:
-                        req = self.channel.recv()
-                        if req.get("op") == "spawn":
-                            self.spawn(req)
-                        elif req.get("op") == "bye":
-                            return
+                        while True:  # every request that arrived, not just the first
+                            req = self.channel.recv()
+                            if req.get("op") == "spawn":
+                                self.spawn(req)
+                            elif req.get("op") == "bye":
+                                return
+                            if not self.channel.buffered():
+                                break
                 self.reap()
                 if self.dirty:
                     self.sweep()
