@@ -242,3 +242,31 @@ def test_errors_come_back_as_exception_observations(session: Session) -> None:
     assert session.inspect("graph", "[1]")["message"].startswith("graph: `[1]` is a list")
     assert session.inspect("storage", "3")["type"] == "exception"
     assert session.inspect("bogus", "x")["type"] == "exception"
+
+
+def test_every_bundled_question_with_a_picture_can_draw_it(kernel: Kernel) -> None:
+    """`show:` pictures and suggested ones draw without error in every bundled lesson."""
+    from tutor.engine import LessonRun
+    from tutor.lesson import load_catalog
+    from tutor.pictures import parse_show, suggest
+
+    failures, drawn = [], 0
+    for lesson in load_catalog(with_env=False).lessons:
+        with LessonRun(kernel, lesson) as run:
+            for step in lesson.steps:
+                if run.run_step(step).failure:
+                    break
+                code = "\n".join(s.code for s in lesson.steps[: step.index + 1])
+                for p in step.prompts:
+                    spec = (parse_show(p.show) if p.show
+                            else suggest(p.kind, p.expect, code, lesson.topic))
+                    if spec is None:
+                        continue
+                    assert run.session is not None
+                    data = run.session.inspect(spec.what, spec.expr)
+                    drawn += 1
+                    if data["type"] == "exception":
+                        failures.append(f"{lesson.id} step {step.index} prompt {p.index}: "
+                                        f"{spec}: {data['name']}: {data['message']}")
+    assert not failures, "\n".join(failures)
+    assert drawn >= 10

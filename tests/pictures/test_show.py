@@ -130,3 +130,31 @@ def test_lint_rejects_a_show_that_cannot_be_drawn(tmp_path: Path) -> None:
     assert problem.severity == "error" and problem.line == 15
     assert problem.path == "steps[0].predict[0].show"
     assert problem.message == "`graph` needs an expression, e.g. `graph z`."
+
+
+@pytest.mark.parametrize(("kind", "expect", "code", "spec"), [
+    # backward inside a function: its tensors are local, so not the graph of `loss`
+    ("number", "w.grad", "def step():\n    loss = f()\n    loss.backward()\nstep()", "graph w"),
+    ("number", "model.layer2.weight.grad", "model(x).mean().backward()", "tree model"),
+    ("number", "x.grad", "g = torch.autograd.grad(y, x)\n", "graph y"),
+    ("number", "x.grad", "for _ in range(2):\n    z.backward(retain_graph=True)", "graph z"),
+    ("tensor", "A", "B = A.detach()\nB[0] = 3", "storage"),
+    ("tensor", "A", "B = A * 2", None),
+])
+def test_suggest_reads_the_code_not_just_its_text(
+        kind: str, expect: object, code: str, spec: str | None) -> None:
+    got = suggest(kind, expect, code)  # type: ignore[arg-type]
+    assert (str(got) if got else None) == spec
+
+
+@pytest.mark.parametrize(("kind", "expect", "topic", "spec"), [
+    ("number", "identity", "memory", "storage"),
+    ("tensor", "a", "clone-detach", "storage"),
+    ("number", "z", "autograd", None),
+    ("number", "model.powModel.powBuff", "buffers", "tree model"),
+    ("number", "model.powModel.powParam", "training", None),
+])
+def test_suggest_uses_the_lessons_topic(kind: str, expect: str, topic: str,
+                                        spec: str | None) -> None:
+    got = suggest(kind, expect, "", topic)
+    assert (str(got) if got else None) == spec

@@ -88,7 +88,6 @@ def render_text(data: dict[str, Any], width: int = 80) -> str:
 
 # ------------------------------------------------------------ which picture fits
 
-_BACKWARD = re.compile(r"([A-Za-z_][\w.]*(?:\[[^\]]*\])?)\s*\.\s*backward\s*\(")
 _AUTOGRAD_GRAD = re.compile(r"autograd\s*\.\s*grad\s*\(\s*\(?\s*([A-Za-z_][\w.]*)")
 _GRAD_FN = re.compile(r"([A-Za-z_][\w.]*)\s*\.\s*(?:grad_fn|is_leaf|retain_grad|requires_grad)\b")
 _GRAD = re.compile(r"([A-Za-z_][\w.]*)\s*\.\s*grad\b")
@@ -96,16 +95,65 @@ _MODULE = re.compile(r"([A-Za-z_][\w.]*?)\s*\.\s*(?:state_dict|named_children|ch
                      r"named_parameters|parameters|named_buffers|buffers|named_modules|modules|"
                      r"training|_modules|_parameters|_buffers)\b")
 _MEMORY = re.compile(r"data_ptr|untyped_storage|storage_offset|\._base\b|\bis\b|stride\(")
+_MEMORY_CODE = re.compile(r"\.detach\(|\.data\b|\.view\(|\.clone\(|\b\w+_\(|\+=|-=|\*=|"
+                          r"/=|\]\s*=[^=]")
+_NAME = re.compile(r"[A-Za-z_]\w*(?:\[\d+\])?")
+_PATH = re.compile(r"([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*){2,}")
+MEMORY_TOPICS = {"memory", "tensors", "clone-detach", "detach", "views", "storage"}
+MODULE_TOPICS = {"modules", "parameters", "buffers"}
 
 
-def suggest(kind: str, expect: str | Iterable[str] | None,
-            code: str = "") -> ShowSpec | None:
+def _backward_targets(code: str) -> list[str]:
+    """What `X.backward()` / `torch.autograd.grad(X, ...)` is called on at top level, in order.
+
+    Calls inside functions and classes are skipped: their tensors are local, not in
+    the namespace a picture can see.
+    """
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return re.findall(r"^([A-Za-z_][\w.]*)\s*\.\s*backward\s*\(", code, re.M) or \
+            _AUTOGRAD_GRAD.findall(code)
+    found: list[tuple[int, int, str]] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return
+        if isinstance(node, ast.Call):
+            func = node.func
+            target = None
+            if isinstance(func, ast.Attribute) and func.attr == "backward":
+                target = func.value
+            elif (isinstance(func, ast.Attribute) and func.attr == "grad" and node.args
+                  and ast.unparse(func.value).endswith("autograd")):
+                target = node.args[0]
+                if isinstance(target, (ast.Tuple, ast.List)) and target.elts:
+                    target = target.elts[0]
+            if target is not None and isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
+                found.append((node.lineno, node.col_offset, ast.unparse(target)))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return [t for _, _, t in sorted(found)]
+
+
+def suggest(kind: str, expect: str | Iterable[str] | None, code: str = "",
+            topic: str = "") -> ShowSpec | None:
     """The picture that fits a question, from its kind, `expect` and the code run so far.
 
-    A `same_storage` question or one about data_ptr/_base/stride gets the storage map;
-    one about `.grad`/`grad_fn` gets the graph of the tensor the code last called
-    `backward()` on (else of the tensor asked about); one about state_dict(),
-    children, parameters or buffers gets the module tree.  None when nothing fits.
+    - `same_storage`, or `expect` about data_ptr/_base/stride/`is`: the storage map;
+      so is a `tensor`/`number`/`bool` question about a plain name in a lesson about
+      memory (`topic`), or when the code detaches, views, clones or writes in place;
+    - `expect` about state_dict(), children, parameters, buffers, training: the tree
+      of that module;
+    - `expect` about `.grad`/`grad_fn`/`is_leaf`: the graph of the tensor the code last
+      called `backward()` on at top level; without one, the tree of the module whose
+      parameter is asked about (`model.layer.weight.grad`), else the graph of the
+      tensor asked about;
+    - in a lesson about modules, parameters or buffers, a question about
+      `model.sub.attr`: the tree of `model`.
+    None when nothing fits.
     """
     exprs = [expect] if isinstance(expect, str) else list(expect or [])
     text = " ".join(exprs)
@@ -117,14 +165,23 @@ def suggest(kind: str, expect: str | Iterable[str] | None,
     grad_fn = _GRAD_FN.search(text)
     grad = _GRAD.search(text)
     if grad or grad_fn or kind == "exception" and "backward" in code:
-        called = _BACKWARD.findall(code) or _AUTOGRAD_GRAD.findall(code)
+        called = _backward_targets(code)
         if grad_fn and not grad:
             return ShowSpec("graph", grad_fn.group(1))
         if called:
             return ShowSpec("graph", called[-1])
+        if grad and grad.group(1).count(".") >= 2:  # model.layer.weight.grad
+            return ShowSpec("tree", grad.group(1).split(".")[0])
         target = grad or grad_fn
         if target:
             return ShowSpec("graph", target.group(1))
     if _MEMORY.search(text):
         return ShowSpec("storage")
+    plain_name = _NAME.fullmatch(text.strip())
+    if plain_name and kind in ("tensor", "number", "bool") and (
+            topic in MEMORY_TOPICS or kind == "tensor" and _MEMORY_CODE.search(code)):
+        return ShowSpec("storage")
+    path = _PATH.fullmatch(text.strip())
+    if path and topic in MODULE_TOPICS:
+        return ShowSpec("tree", path.group(1))
     return None

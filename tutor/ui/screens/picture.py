@@ -104,8 +104,9 @@ class LessonPictures:
                 return parse_show(prompt.show)
             except ValueError:
                 return None
-        steps = self.lesson.steps[: flow.step_index + 1]  # type: ignore[attr-defined]
-        return suggest(prompt.kind, prompt.expect, "\n".join(s.code for s in steps))
+        lesson = self.lesson  # type: ignore[attr-defined]
+        code = "\n".join(s.code for s in lesson.steps[: flow.step_index + 1])
+        return suggest(prompt.kind, prompt.expect, code, lesson.topic)
 
     def fetch(self, spec: ShowSpec) -> dict[str, Any]:
         return fetch_picture(self.run.session, spec)  # type: ignore[attr-defined]
