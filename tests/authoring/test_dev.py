@@ -40,10 +40,13 @@ async def wait_for(pilot, predicate, what: str, timeout: float = 20.0) -> None: 
 
 
 def save(path: Path, text: str) -> None:
-    """Write and move the mtime forward (coarse clocks would hide a quick edit)."""
-    path.write_text(text, encoding="utf-8")
+    """Save like an editor (a new file moved into place), the mtime moved forward so a
+    coarse clock cannot hide a quick edit."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
     later = time.time_ns() + 2_000_000_000
-    os.utime(path, ns=(later, later))
+    os.utime(tmp, ns=(later, later))
+    tmp.replace(path)
 
 
 async def test_dev_reloads_on_change_and_shows_load_errors_in_place(kernel, tmp_path: Path):

@@ -1,7 +1,8 @@
 """`tutor dev LESSON`: the app on one lesson file, reloaded whenever the file changes.
 
 A live preview for authors.  The file's modification time (and size) is polled
-twice a second; on a change the file is re-read with the loader and the lesson
+twice a second; once a change has held for one poll (editors save in several
+writes), the file is re-read with the loader and the lesson
 screen is replaced by a fresh one at the same step (the steps before it re-run in
 a new session).  A file that does not load shows its `file:line:col: key.path:
 message` problems in place of the lesson, and the preview comes back as soon as
@@ -70,6 +71,7 @@ class DevApp(TutorApp):
             self._scratch = tempfile.TemporaryDirectory(prefix="tutor-dev-")
             store = ProgressStore(Path(self._scratch.name))
         self.stamp = _stamp(self.path)
+        self.pending: tuple[int, int] | None = None  # a change not yet stable for one poll
         self.lesson, self.problems = self._load()
         self.pack = Pack(self.path.parent, f"tutor dev: {self.path.name}", source="path")
         catalog = Catalog(packs={self.pack.directory: self.pack})
@@ -107,8 +109,12 @@ class DevApp(TutorApp):
     def check_file(self) -> None:
         stamp = _stamp(self.path)
         if stamp == self.stamp:
+            self.pending = None
             return
-        self.stamp = stamp
+        if stamp != self.pending:  # changed: wait one more poll for the editor to finish
+            self.pending = stamp
+            return
+        self.stamp, self.pending = stamp, None
         step = self.screen.flow.step_index if isinstance(self.screen, LessonScreen) else 0
         self.lesson, self.problems = self._load()
         self.reloads += 1
