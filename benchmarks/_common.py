@@ -1,0 +1,81 @@
+"""Shared helpers for the benchmark scripts (not tests: they print figures)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+TUTOR = str(BIN / "tutor") if (BIN / "tutor").exists() else "tutor"
+
+
+def machine() -> dict[str, str]:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram = "?"
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        ram = f"{kb / 2**20:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        load = Path("/proc/loadavg").read_text().split()[:3]
+    except OSError:
+        load = ["?"]
+    return {
+        "nproc": str(os.cpu_count()),
+        "cpu": cpu,
+        "ram": ram,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "torch": metadata.version("torch"),
+        "textual": metadata.version("textual"),
+        "user": "root" if os.geteuid() == 0 else "non-root",
+        "load average": " ".join(load),
+    }
+
+
+def print_machine() -> None:
+    info = machine()
+    print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items()))
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = (len(values) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def torch_import_seconds(runs: int = 3) -> float:
+    """Wall time of `python -c "import torch"` (median of `runs`)."""
+    import time
+
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import torch"], check=True)
+        times.append(time.perf_counter() - started)
+    return median(times)
+
+
+def verdict(ok: bool) -> str:
+    return "meets target" if ok else "MISSES target"

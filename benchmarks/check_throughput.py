@@ -1,0 +1,123 @@
+"""`tutor check` wall time: bundled lessons, and N generated trivial lessons, against one
+fresh python process per lesson.
+
+    .venv/bin/python benchmarks/check_throughput.py [--sizes 500 1000] [--jobs N]
+
+What is measured:
+
+* `tutor check` as a subprocess, wall clock, start to exit: it includes starting
+  the kernel (one `import torch`), loading the lessons, running every lesson in a
+  fresh forked process and judging its reference answers.
+* per lesson after the import: (wall - wall of checking 1 lesson) / (N - 1).
+* the baseline: `python -c "import torch; <the lesson's code and check>"` for 10
+  of the generated lessons, one process each, extrapolated to N.
+
+Targets (issue #6, 2 cores): <= 30 ms per trivial lesson after the single torch
+import, >= 10x faster than a process per lesson, 1000 lessons in <= 30 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, TUTOR, median, print_machine, verdict  # noqa: E402
+
+LESSON = """\
+id: gen/l{i:05d}
+title: Generated lesson {i}
+topic: tensors
+level: 1
+steps:
+  - code: |
+      x = torch.tensor([{i}.0, 2.0])
+      y = x * 2
+    predict:
+      - ask: What is x.sum()?
+        expect: x.sum().item()
+        kind: number
+        answer: "{total}.0"
+      - ask: What is the shape of y?
+        expect: y.shape
+        kind: shape
+        answer: "(2,)"
+"""
+
+
+def generate(directory: Path, n: int) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        (directory / f"l{i:05d}.yaml").write_text(LESSON.format(i=i, total=i + 2))
+
+
+def check(path: Path | None, jobs: int | None) -> float:
+    cmd = [TUTOR, "check"] + ([str(path)] if path else [])
+    if jobs:
+        cmd += ["-j", str(jobs)]
+    env = dict(os.environ, TUTOR_PATH="")
+    started = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                          text=True)
+    wall = time.perf_counter() - started
+    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    if proc.returncode != 0:
+        print(proc.stdout[-3000:])
+        raise SystemExit(f"tutor check failed ({proc.returncode}): {last}")
+    return wall
+
+
+def process_per_lesson(n: int = 10) -> float:
+    times = []
+    for i in range(n):
+        code = (f"import torch\nx = torch.tensor([{i}.0, 2.0])\ny = x * 2\n"
+                f"assert x.sum().item() == {i + 2}.0 and tuple(y.shape) == (2,)")
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        times.append(time.perf_counter() - started)
+    return median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 1000])
+    parser.add_argument("--jobs", type=int, default=None, help="tutor check -j (default: its own)")
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args()
+    print_machine()
+    jobs = args.jobs or os.cpu_count()
+    print(f"tutor check -j {jobs}")
+
+    bundled = median([check(None, args.jobs) for _ in range(args.repeat)])
+    n_bundled = sum(1 for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml")
+    print(f"bundled lessons ({n_bundled} files): {bundled:.2f} s wall")
+
+    baseline = process_per_lesson()
+    print(f"one python process per lesson (median of 10): {baseline * 1000:.0f} ms/lesson")
+
+    with tempfile.TemporaryDirectory(prefix="tutor-bench-") as tmp:
+        one = Path(tmp, "one")
+        generate(one, 1)
+        single = median([check(one, args.jobs) for _ in range(max(3, args.repeat))])
+        print(f"1 generated lesson: {single:.2f} s wall (start-up: kernel + torch import)")
+        for n in args.sizes:
+            d = Path(tmp, f"n{n}")
+            generate(d, n)
+            wall = median([check(d, args.jobs) for _ in range(args.repeat)])
+            per = (wall - single) / (n - 1)
+            speedup = baseline / per if per > 0 else float("inf")
+            print(f"{n} generated lessons: {wall:.2f} s wall, {per * 1000:.1f} ms/lesson after "
+                  f"the import, {n / wall:.0f} lessons/s overall; a process per lesson: "
+                  f"{baseline * n:.0f} s (extrapolated) -> {speedup:.0f}x faster per lesson, "
+                  f"{baseline * n / wall:.0f}x overall")
+            print(f"  <= 30 ms/lesson: {verdict(per <= 0.030)}; >= 10x: {verdict(speedup >= 10)}"
+                  + (f"; 1000 in <= 30 s: {verdict(wall <= 30)}" if n == 1000 else ""))
+
+
+if __name__ == "__main__":
+    main()
