@@ -156,7 +156,6 @@ class LessonScreen(LessonPictures, LessonKernelMixin, TutorScreen):
         flow.state  # noqa: B018 - starts the question's clock
         if flow.outcome is not None:
             self.mode = "asking"
-        self.call_after_refresh(answer.focus_input)
         self.call_after_refresh(question.scroll_visible, animate=False)
 
     def set_note(self, text: str, tone: str = "") -> None:

@@ -64,6 +64,15 @@ class StdoutArea(TextArea):
         self.post_message(self.Submit())
 
 
+class _Entry(Vertical):
+    """The entry for one question; focuses itself as soon as it is mounted."""
+
+    def on_mount(self) -> None:
+        box = self.parent
+        if isinstance(box, AnswerBox) and box.body is self and box.autofocus:
+            box.focus_input()
+
+
 class AnswerBox(Vertical):
     """Posts `AnswerBox.Submitted(text)`; never judges anything itself."""
 
@@ -82,13 +91,18 @@ class AnswerBox(Vertical):
         super().__init__(**kwargs)
         self.prompt: Prompt | None = None
         self.body: Vertical | None = None
+        self.autofocus = True
 
-    def show_prompt(self, prompt: Prompt, text: str = "") -> None:
-        """Replace the entry with one for `prompt`, pre-filled with `text` (a retry)."""
+    def show_prompt(self, prompt: Prompt, text: str = "", focus: bool = True) -> None:
+        """Replace the entry with one for `prompt`, pre-filled with `text` (a retry).
+
+        With `focus`, the entry takes the focus the moment it is mounted, so keys
+        typed right away are not lost."""
         self.prompt = prompt
+        self.autofocus = focus
         if self.body is not None:
             self.body.remove()
-        self.body = Vertical(*self._entry(prompt, text), classes="answer-body")
+        self.body = _Entry(*self._entry(prompt, text), classes="answer-body")
         self.mount(self.body)
 
     def _entry(self, prompt: Prompt, text: str):
