@@ -210,7 +210,7 @@ def test_modules_in_a_plain_list_are_absent_from_state_dict_but_listed(
     first = root["children"][0]
     assert first["params"] == [{"name": "p", "shape": [], "dtype": "float32",
                                 "requires_grad": True, "grad": None, "is_parameter": True,
-                                "grad_fn": None}]
+                                "grad_fn": None, "values": 1.0}]
     assert [(b["name"], b["persistent"]) for b in first["buffers"]] == [
         ("seen", True), ("scratch", False)]
     plain = [(p["path"], p["what"], p["container"]) for p in root["plain"]]

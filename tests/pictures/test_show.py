@@ -114,7 +114,7 @@ def test_play_draws_the_show_picture_after_the_verdict_and_on_request(
     assert ("  autograd graph of z: what z.backward() walks\n"
             "  LogBackward0 = z.grad_fn · ✗ freed: self\n"
             "  └─ PowBackward1 · ✗ freed: exponent, result, self\n"
-            "     ├─ AccumulateGrad → x.grad = 0.6\n"
+            "     ├─ AccumulateGrad → x.grad = 0.6000\n"
             "     └─ AccumulateGrad → q.grad = 1.6094\n") in after
 
 
@@ -152,7 +152,8 @@ def test_suggest_reads_the_code_not_just_its_text(
     ("tensor", "a", "clone-detach", "storage"),
     ("number", "z", "autograd", None),
     ("number", "model.powModel.powBuff", "buffers", "tree model"),
-    ("number", "model.powModel.powParam", "training", None),
+    ("number", "model.powModel.powParam", "training", "tree model"),
+    ("number", "model.powModel.powParam", "autograd", None),
 ])
 def test_suggest_uses_the_lessons_topic(kind: str, expect: str, topic: str,
                                         spec: str | None) -> None:

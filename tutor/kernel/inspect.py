@@ -92,6 +92,17 @@ def _grad_summary(t: torch.Tensor) -> dict[str, Any] | None:
     return out
 
 
+def _small_values(t: torch.Tensor) -> dict[str, Any]:
+    """{"values": ...} for a tensor small enough to show (at most GRAD_VALUES elements)."""
+    if t.numel() > GRAD_VALUES or t.layout != torch.strided or t.device.type == "meta":
+        return {}
+    try:
+        with torch.no_grad():
+            return {"values": obs._clean(t.detach().cpu().resolve_conj().resolve_neg().tolist())}
+    except Exception:  # noqa: BLE001 - odd tensor subclasses
+        return {}
+
+
 def _hook_count(t: torch.Tensor) -> int:
     hooks = getattr(t, "_backward_hooks", None)
     return len(hooks) if hooks else 0
@@ -372,7 +383,8 @@ def tree(value: Any, expr: str, namespace: dict[str, Any] | None = None) -> dict
         return {"name": name, "shape": list(p.shape), "dtype": str(p.dtype).removeprefix("torch."),
                 "requires_grad": bool(p.requires_grad), "grad": _grad_summary(p)
                 if p.is_leaf else None, "is_parameter": isinstance(p, torch.nn.Parameter),
-                "grad_fn": type(p.grad_fn).__name__ if p.grad_fn is not None else None, **more}
+                "grad_fn": type(p.grad_fn).__name__ if p.grad_fn is not None else None,
+                **_small_values(p), **more}
 
     def describe(m: torch.nn.Module, name: str, path: str, registered: bool,
                  depth: int) -> dict[str, Any]:

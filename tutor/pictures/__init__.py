@@ -100,7 +100,7 @@ _MEMORY_CODE = re.compile(r"\.detach\(|\.data\b|\.view\(|\.clone\(|\b\w+_\(|\+=|
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\[\d+\])?")
 _PATH = re.compile(r"([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*){2,}")
 MEMORY_TOPICS = {"memory", "tensors", "clone-detach", "detach", "views", "storage"}
-MODULE_TOPICS = {"modules", "parameters", "buffers"}
+MODULE_TOPICS = {"modules", "parameters", "buffers", "training"}
 
 
 def _backward_targets(code: str) -> list[str]:
@@ -151,8 +151,8 @@ def suggest(kind: str, expect: str | Iterable[str] | None, code: str = "",
       called `backward()` on at top level; without one, the tree of the module whose
       parameter is asked about (`model.layer.weight.grad`), else the graph of the
       tensor asked about;
-    - in a lesson about modules, parameters or buffers, a question about
-      `model.sub.attr`: the tree of `model`.
+    - in a lesson about modules, parameters, buffers or training, a question about
+      `model.sub.attr`: the tree of `model` (it shows small values and grads).
     None when nothing fits.
     """
     exprs = [expect] if isinstance(expect, str) else list(expect or [])

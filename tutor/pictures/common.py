@@ -9,16 +9,17 @@ TEE, ELBOW, PIPE, BLANK = "├─ ", "└─ ", "│  ", "   "
 
 
 def number(v: Any) -> str:
-    """A value the way torch prints it, at most 4 decimals: 0.6, 1.6094, 2.0, nan."""
+    """A value the way torch prints it: 4 decimals (0.6000, 1.6094), whole floats as 2.0."""
     if isinstance(v, bool):
         return str(v)
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
-        if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-4):
+        if v == int(v) and abs(v) < 1e15:
+            return f"{v:.1f}"
+        if abs(v) >= 1e6 or abs(v) < 1e-4:
             return f"{v:.4e}"
-        text = f"{v:.4f}".rstrip("0")
-        return text + "0" if text.endswith(".") else text
+        return f"{v:.4f}"
     if isinstance(v, list):
         return "[" + ", ".join(number(x) for x in v) + "]"
     return str(v)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, plural, shape
+from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, number, plural, shape
 from tutor.pictures.model import Picture, Segment, seg, wrap
 
 WHERE = {None: "a plain attribute", "list": "a plain list", "tuple": "a plain tuple",
@@ -31,6 +31,8 @@ def _key(path: str, name: str) -> str:
 def _tensor_segments(item: dict[str, Any], kind: str) -> list[Segment]:
     parts = [seg(item["name"], "leaf" if kind == "parameter" else "name"),
              seg(f"  {kind} {shape(item.get('shape', []))}", "dim")]
+    if "values" in item:
+        parts.append(seg(f" = {number(item['values'])}"))
     if kind == "buffer":
         if not item.get("persistent", True):
             parts.append(seg(" · not persistent", "warn"))
