@@ -276,6 +276,33 @@ def test_a_fork_bomb_is_stopped_and_cleaned_up(kernel: Kernel) -> None:
     assert_healthy(kernel)
 
 
+def test_the_kernel_wide_cgroup_cap_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a pids cgroup is available, fork fails at its cap, even for root."""
+    monkeypatch.setenv("TUTOR_KERNEL_TASKS", "60")
+    kernel = Kernel()
+    try:
+        kernel.wait_ready()
+        if "cgroup" not in kernel.info["limits"]["processes"]:
+            pytest.skip("no pids cgroup can be created here (not root, no delegation)")
+        assert kernel.info["limits"]["kernel_tasks"] == 60
+        with kernel.open_session(limits={"processes": 10_000}) as s:  # no watchdog
+            reply = s.run_step(textwrap.dedent("""\
+                import os, time
+                made = 0
+                for i in range(200):
+                    if os.fork() == 0:
+                        time.sleep(600)
+                        os._exit(0)
+                    made += 1
+            """), prompts=[{"kind": "number", "expect": "made"}], timeout=20)
+            assert reply["error"]["name"] == "BlockingIOError"
+            assert reply["observations"][0]["value"] < 60
+        assert_no_leftovers(kernel, timeout=10)
+        assert_healthy(kernel)
+    finally:
+        kernel.shutdown()
+
+
 def test_a_daemonised_grandchild_is_killed_when_the_run_ends(kernel: Kernel) -> None:
     s = kernel.open_session()
     reply = s.run_step(textwrap.dedent("""\

@@ -77,6 +77,7 @@ PROCESS_LIMIT = 512  # tasks (processes and threads) one lesson run may have
 KERNEL_TASK_LIMIT = 1024  # tasks of the whole kernel, where a pids cgroup is available
 CPU_SECONDS = 30  # CPU seconds per request: a safety net beyond the wall timeout
 NO_CGROUP_ENV = "TUTOR_KERNEL_NO_CGROUP"  # set to 1 to test the fallback (watchdog)
+TASKS_ENV = "TUTOR_KERNEL_TASKS"  # overrides KERNEL_TASK_LIMIT (tests)
 
 _LIBC: Any = None
 
@@ -551,7 +552,8 @@ class Zygote:
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
         os.set_blocking(self.wake_w, False)
-        self.cgroup = Cgroup.detect(KERNEL_TASK_LIMIT)
+        self.task_limit = int(os.environ.get(TASKS_ENV) or KERNEL_TASK_LIMIT)
+        self.cgroup = Cgroup.detect(self.task_limit)
         self.root = os.geteuid() == 0
         self.task_mark = tasks_total()
         self.dirty = False  # leftover processes may exist
@@ -564,7 +566,7 @@ class Zygote:
             processes.append("cgroup")  # pids.max: hard, for the whole kernel
         return {"processes": "+".join(processes), "cpu": "rlimit", "memory": "rlimit",
                 "file_size": "rlimit", "descendants": "subreaper",
-                "kernel_tasks": KERNEL_TASK_LIMIT if self.cgroup is not None else None}
+                "kernel_tasks": self.task_limit if self.cgroup is not None else None}
 
     def spawn(self, req: dict[str, Any]) -> None:
         if thread_count() != 1:
@@ -577,10 +579,23 @@ class Zygote:
         nproc = None
         if not self.root:
             nproc = user_tasks() + processes
-        parent_end, child_end = socket.socketpair()
-        workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
         me = os.getpid()
-        pid = os.fork()
+        try:
+            parent_end, child_end = socket.socketpair()
+        except OSError as exc:
+            self.refuse(req, exc)
+            return
+        workdir = None
+        try:
+            workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
+            pid = os.fork()
+        except OSError as exc:  # EAGAIN: the cgroup is full (a fork bomb?); ENOMEM; ENOSPC
+            parent_end.close()
+            child_end.close()
+            if workdir is not None:
+                shutil.rmtree(workdir, ignore_errors=True)
+            self.refuse(req, exc)
+            return
         if pid == 0:
             parent_end.close()
             self.channel.close()
@@ -594,6 +609,10 @@ class Zygote:
                               fds=[parent_end.fileno()])
         finally:
             parent_end.close()
+
+    def refuse(self, req: dict[str, Any], exc: OSError) -> None:
+        self.channel.send({"id": req.get("id"), "ok": False,
+                           "error": f"the kernel could not start a lesson run: {exc}"})
 
     def reap(self) -> None:
         while True:
