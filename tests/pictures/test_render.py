@@ -109,7 +109,7 @@ def test_storage_edge_cases_render_without_a_kernel() -> None:
                                      "is_leaf": True, "grad_fn": None, "is_view": False,
                                      "view_of": None}]}]}
     text = render_text(data, 60)
-    assert "no two tensors share a storage" in text
+    assert "no two names share a storage" in text
     assert "no storage (sparse, meta or other layouts)" in text
     empty = render_text({"type": "storage", "expr": None, "storages": []})
     assert empty.splitlines()[1] == "(no tensors in the lesson's namespace yet)"

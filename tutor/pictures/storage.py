@@ -2,12 +2,13 @@
 
     storage map: 2 tensors on 1 storage (same label = same memory)
     shared: s1 ← A, B
-      name  memory  shape  stride  offset  dtype    notes
-    s1 · 8 bytes · new storage made for A (no grad_fn)
-    ├─ A    ██      [2]    [1]     0       float32  leaf, requires grad
-    └─ B    ██      [2]    [1]     0       float32  shares A's memory, not a view
+       name   memory  shape  stride  offset  notes
+    s1 · 2 × float32 (8 bytes) · made for A, no grad_fn
+    ├─ A      ██      [2]    [1]     0       leaf, requires grad
+    └─ B      ██      [2]    [1]     0       shares A's memory (not a view)
 
-The memory bar has one cell per element of the storage (up to 16 cells; a cell
+`shared:` lists the storages that more than one name reaches (`a = c`: one object
+under two names).  The memory bar has one cell per element of the storage (up to 16 cells; a cell
 stands for several elements in bigger storages): █ the tensor uses all of the
 cell, ▒ part of it, · none of it.
 """
@@ -84,13 +85,14 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
     if not storages:
         pic.add(seg("(no tensors in the lesson's namespace yet)", "dim"))
         return pic
-    shared = [s for s in labelled if len(s["tensors"]) > 1]
-    for s in shared:
-        who = [t["names"][0] if t.get("names") else "?" for t in s["tensors"]]
+    shared = [s for s in labelled
+              if sum(len(t.get("names") or ["?"]) for t in s["tensors"]) > 1]
+    for s in shared:  # `a = c`: one object under two names; `A, B`: two tensors
+        who = [" = ".join(t.get("names") or ["?"]) for t in s["tensors"]]
         pic.add(seg("shared: ", "dim"), seg(s["label"], "op"), seg(" ← ", "rule"),
                 seg(names(who, 8), "name"))
     if not shared:
-        pic.add(seg("no two tensors share a storage", "dim"))
+        pic.add(seg("no two names share a storage", "dim"))
 
     bar_max = BAR_CELLS if width >= 70 else 8
     rows: list[tuple[list[str], str]] = []  # (cells of the row, notes)
