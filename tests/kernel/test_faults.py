@@ -115,11 +115,14 @@ def test_busy_loop_without_a_wall_timeout_hits_the_cpu_limit(kernel: Kernel) -> 
 
 
 def test_the_cpu_allowance_is_per_request_not_per_run(kernel: Kernel) -> None:
-    with kernel.open_session(limits={"cpu_seconds": 1}) as s:
-        for _ in range(3):  # 3 x 0.6 s of CPU: more than 1 s in all, less in each
-            reply = s.repl("import time\nt = time.process_time()\n"
-                           "while time.process_time() - t < 0.6: pass\n'done'")
-            assert reply["value"] == "'done'"
+    soft = "__import__('resource').getrlimit(__import__('resource').RLIMIT_CPU)[0]"
+    with kernel.open_session(limits={"cpu_seconds": 2}) as s:
+        first = s.observe(soft)["value"]
+        assert 1 <= first <= 3
+        reply = s.repl("import time\nt = time.process_time()\n"
+                       "while time.process_time() - t < 1.2: pass\n'done'")
+        assert reply["value"] == "'done'"
+        assert s.observe(soft)["value"] >= first + 1  # re-armed: 2 s from now
     assert_healthy(kernel)
 
 
@@ -486,10 +489,10 @@ def test_global_torch_state_does_not_leak_into_the_next_run(kernel: Kernel) -> N
 def test_an_enormous_tensor_is_observed_truncated(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         started = time.monotonic()
-        obs = s.observe("torch.zeros(10**8)", timeout=20)
+        obs = s.observe("torch.zeros(10**8, dtype=torch.uint8)", timeout=20)
         assert obs["type"] == "tensor" and obs["shape"] == [10**8] and obs["truncated"]
         assert "values" not in obs and len(obs["repr"]) <= 2000
-        value = s.repl("torch.arange(10**8)")["value"]
+        value = s.repl("torch.arange(10**7)")["value"]
         assert value.startswith("tensor([") and "..." in value and len(value) < 1000
         assert time.monotonic() - started < 10
     assert_healthy(kernel)

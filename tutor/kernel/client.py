@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +111,7 @@ class Kernel:
         self._deaths: list[float] = []
         self._started_at = 0.0
         self._failure = ""
+        self._spare: Future[Session] | None = None  # spawn mode: a run started ahead
 
     # --------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -153,7 +155,14 @@ class Kernel:
         if self.status == "dead":
             raise KernelDead(self._failure or "the kernel is dead")
         if self.mode == "spawn" and not self.info:  # learn the versions from one run
-            self._spawn_session(0, {}, timeout).close()
+            spare = self._spawn_session(0, {}, timeout)
+            with self._lock:
+                if self._spare is None:
+                    self._spare = Future()
+                    self._spare.set_result(spare)
+                    spare = None
+            if spare is not None:
+                spare.close()
         return self.info
 
     def _mark_ready(self, info: dict[str, Any]) -> None:
@@ -240,6 +249,10 @@ class Kernel:
             self.status = "closed"
             self._stop()
             self._ready.set()
+            spare, self._spare = self._spare, None
+        if spare is not None:
+            spare.add_done_callback(
+                lambda f: f.exception() is None and f.result().close())  # type: ignore[func-returns-value]
 
     def __enter__(self) -> Kernel:
         self.start()
@@ -258,7 +271,7 @@ class Kernel:
             raise KernelDead(self._failure or "the kernel is dead")
         self.wait_ready(timeout)
         if self.mode == "spawn":
-            return self._spawn_session(seed, limits or {}, timeout)
+            return self._open_spawned(seed, limits or {}, timeout)
         req_id = next(self._ids)
         channel = self.channel
         if channel is None:
@@ -276,6 +289,46 @@ class Kernel:
         del ok
         sock = socket.socket(fileno=reply["fd"])
         return Session(self, int(reply["pid"]), Channel(sock))
+
+    def _open_spawned(self, seed: int, limits: dict[str, Any], timeout: float) -> Session:
+        """Spawn mode: take the run started ahead (seed 0, default limits) if it fits,
+        and start the next one, so the learner rarely waits for a torch import."""
+        if seed != 0 or limits:
+            return self._spawn_session(seed, limits, timeout)
+        with self._lock:
+            spare, self._spare = self._spare, None
+        session = None
+        if spare is not None:
+            try:
+                session = spare.result(timeout)
+            except Exception:  # noqa: BLE001 - start a fresh one below
+                session = None
+        if session is None or not session.alive or session.proc is None \
+                or session.proc.poll() is not None:
+            session = self._spawn_session(seed, limits, timeout)
+        self._prepare_spare(timeout)
+        return session
+
+    def _prepare_spare(self, timeout: float) -> None:
+        with self._lock:
+            if self._spare is not None or self.status == "closed":
+                return
+            future: Future[Session] = Future()
+            self._spare = future
+
+        def start() -> None:
+            try:
+                future.set_result(self._spawn_session(0, {}, timeout))
+            except BaseException as exc:  # noqa: B036
+                future.set_exception(exc)
+            if self.status == "closed":  # shut down meanwhile
+                with self._lock:
+                    if self._spare is future:
+                        self._spare = None
+                if future.exception() is None:
+                    future.result().close()
+
+        threading.Thread(target=start, name="tutor-spare-run", daemon=True).start()
 
     def _spawn_session(self, seed: int, limits: dict[str, Any], timeout: float) -> Session:
         """Where fork is unavailable: a new process per run, which imports torch itself."""

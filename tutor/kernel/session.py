@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import io
-import math
 import os
 import resource
 import signal
@@ -102,7 +101,8 @@ class LessonSession:
         if not self.cpu_seconds:
             return
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        soft = math.ceil(usage.ru_utime + usage.ru_stime + self.cpu_seconds)
+        # whole seconds only: the allowance holds to within half a second
+        soft = max(1, round(usage.ru_utime + usage.ru_stime + self.cpu_seconds))
         _, hard = resource.getrlimit(resource.RLIMIT_CPU)
         if hard != resource.RLIM_INFINITY:
             soft = min(soft, hard)
