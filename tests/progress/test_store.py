@@ -175,7 +175,8 @@ def test_read_only_database_is_read_but_not_written(tmp_path: Path,
     tmp_path.chmod(stat.S_IRUSR | stat.S_IXUSR)
     if os.geteuid() == 0:  # root ignores permissions: open it the way a read-only file opens
         real = ProgressStore._connect
-        monkeypatch.setattr(ProgressStore, "_connect", lambda self, readonly=False: real(self, True))
+        monkeypatch.setattr(ProgressStore, "_connect",
+                            lambda self, readonly=False: real(self, True))
     try:
         with ProgressStore(tmp_path) as s:
             assert not s.saving

@@ -6,11 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from ui_helpers import ui_catalog
 
 from tutor.kernel import Kernel
 from tutor.lesson import Catalog
 from tutor.progress import ProgressStore
-from ui_helpers import ui_catalog
 
 
 @pytest.fixture

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual import work
 from textual.worker import Worker, WorkerState
 
 from tutor.kernel import Kernel, KernelError
-from tutor.ui.kernel_state import ensure_kernel
-from tutor.lesson import Catalog, Lesson, load_catalog
 from tutor.progress import ProgressStore
 from tutor.ui.commands import LessonCommands
-from tutor.ui.messages import OpenLesson
+from tutor.ui.kernel_state import ensure_kernel
+from tutor.ui.messages import CatalogLoaded, OpenLesson
 from tutor.ui.screens.catalog import CatalogScreen
 from tutor.ui.screens.help import HelpScreen
-from tutor.ui.screens.lesson import LessonScreen
+
+if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
+    from tutor.lesson import Catalog, Lesson
 
 
 class TutorApp(App[int]):
@@ -34,7 +37,7 @@ class TutorApp(App[int]):
     def __init__(self, *, catalog: Catalog | None = None, kernel: Kernel | None = None,
                  store: ProgressStore | None = None) -> None:
         super().__init__()
-        self.catalog = catalog if catalog is not None else load_catalog()
+        self.catalog: Catalog | None = catalog  # None until loaded (after the first paint)
         self.own_kernel = kernel is None
         self.kernel = kernel if kernel is not None else Kernel()
         self.store = store if store is not None else ProgressStore()
@@ -43,9 +46,8 @@ class TutorApp(App[int]):
         self.push_screen(CatalogScreen())
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=12)
-        if self.catalog.errors:
-            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
-                        "`tutor list` shows why.", severity="warning", timeout=8)
+        if self.catalog is None:
+            self.call_after_refresh(self.load_lessons)
         self.kernel.start()  # a Popen: returns at once; torch loads in the kernel process
         self.start_kernel()
         self.poll_kernel()
@@ -55,6 +57,22 @@ class TutorApp(App[int]):
         if self.own_kernel:
             self.kernel.shutdown()
         self.store.close()
+
+    # ------------------------------------------------------------------ lessons
+    @work(thread=True, exit_on_error=False, group="catalog", description="load the lessons")
+    def load_lessons(self) -> None:
+        from tutor.lesson import load_catalog
+
+        self.post_message(CatalogLoaded(load_catalog()))
+
+    def on_catalog_loaded(self, message: CatalogLoaded) -> None:
+        self.catalog = message.catalog
+        if self.catalog.errors:
+            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
+                        "`tutor list` shows why.", severity="warning", timeout=8)
+        for screen in self.screen_stack:
+            if isinstance(screen, CatalogScreen):
+                screen.refresh_catalog()
 
     # ------------------------------------------------------------------ kernel
     @work(thread=True, exit_on_error=False, group="kernel-start", description="start the kernel")
@@ -76,7 +94,7 @@ class TutorApp(App[int]):
 
     def action_restart_kernel(self) -> None:
         screen = self.screen
-        if isinstance(screen, LessonScreen):
+        if hasattr(screen, "flow"):  # a lesson: restart and rebuild its namespace
             screen.action_restart_kernel()
         else:
             self.restart_kernel()
@@ -104,8 +122,8 @@ class TutorApp(App[int]):
     # ------------------------------------------------------------------ lessons
     def continue_target(self) -> tuple[Lesson | None, tuple[int, int]]:
         """The lesson to continue (and where), else the first one not done."""
-        lessons = self.catalog.lessons
-        if not lessons:
+        lessons = self.catalog.lessons if self.catalog else []
+        if not lessons or self.catalog is None:
             return None, (0, 0)
         statuses = self.store.lessons()
         last = self.catalog.get(self.store.last() or "")
@@ -123,12 +141,16 @@ class TutorApp(App[int]):
         return lessons[0], (0, 0)
 
     def next_lesson(self, lesson_id: str) -> Lesson | None:
+        if self.catalog is None:
+            return None
         ids = [x.id for x in self.catalog.lessons]
         i = ids.index(lesson_id) if lesson_id in ids else -1
         return self.catalog.lessons[i + 1] if 0 <= i < len(ids) - 1 else None
 
     def on_open_lesson(self, message: OpenLesson) -> None:
-        lesson = self.catalog.get(message.lesson_id)
+        from tutor.ui.screens.lesson import LessonScreen  # imports the engine and the judge
+
+        lesson = self.catalog.get(message.lesson_id) if self.catalog else None
         if lesson is None:
             self.notify(f"No lesson {message.lesson_id!r}.", severity="error")
             return

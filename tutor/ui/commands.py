@@ -12,6 +12,8 @@ from tutor.ui.messages import OpenLesson
 class LessonCommands(Provider):
     def _lessons(self):
         catalog = self.app.catalog  # type: ignore[attr-defined]
+        if catalog is None:
+            return
         for lesson in catalog.lessons:
             pack = catalog.pack_of[lesson.id].title
             words = " ".join([lesson.title, lesson.id, lesson.topic, *lesson.tags, pack])

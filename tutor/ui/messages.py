@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from tutor.engine import StepOutcome
+if TYPE_CHECKING:
+    from tutor.engine import StepOutcome
+    from tutor.lesson import Catalog
+
+
+class CatalogLoaded(Message):
+    """The lessons are loaded (they load after the first paint)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__()
+        self.catalog = catalog
 
 
 class StepRan(Message):

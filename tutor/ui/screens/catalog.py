@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -9,10 +11,12 @@ from textual.content import Content
 from textual.widgets import Footer, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.lesson.model import Lesson
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.widgets.kernel_status import KernelStatus
+
+if TYPE_CHECKING:
+    from tutor.lesson.model import Lesson
 
 MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
 
@@ -48,6 +52,9 @@ class CatalogScreen(TutorScreen):
     def refresh_catalog(self) -> None:
         app = self.app
         catalog = app.catalog  # type: ignore[attr-defined]
+        if catalog is None:
+            self.query_one("#continue-line", Static).update("Loading lessons…")
+            return
         statuses = app.store.lessons()  # type: ignore[attr-defined]
         listing = self.query_one("#lessons", OptionList)
         keep = listing.highlighted_option.id if listing.highlighted_option else None
@@ -80,7 +87,8 @@ class CatalogScreen(TutorScreen):
                              where, ("  — press c", "$text-muted")))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        lesson = self.app.catalog.get(event.option.id or "")  # type: ignore[attr-defined]
+        catalog = self.app.catalog  # type: ignore[attr-defined]
+        lesson = catalog.get(event.option.id or "") if catalog else None
         if lesson is not None:
             self.show_detail(lesson)
 

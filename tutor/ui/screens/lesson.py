@@ -14,8 +14,8 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.reactive import reactive
 from textual.content import Content
+from textual.reactive import reactive
 from textual.widgets import Collapsible, Footer, Markdown, Static
 
 from tutor.engine import LessonRun
