@@ -10,7 +10,7 @@ can run its lesson packs in CI with the pytest options it already uses (`-k`, `-
   `file:line:col: key.path: message` problems.
 * Each prompt is one item, named `step<S>-prompt<P>` (0-based, as in `tutor check`);
   its ask is a keyword too, so `-k grad` selects prompts whose question mentions
-  grad.
+  grad.  A lesson without prompts is one item, `run`, that passes if every step runs.
 * One kernel per pytest process, started lazily (in the background as soon as
   collection found a lesson), and one live run per lesson file: the first item of a
   file runs the whole lesson through the engine's `check_lesson` (the same code as
@@ -108,6 +108,14 @@ def _kernel(config: pytest.Config, *, wait: bool = True) -> Kernel:
     return kernel
 
 
+def _skip(reason: str) -> None:
+    """Skip, reported at the lesson file (not at this plugin's line)."""
+    try:
+        raise pytest.skip.Exception(reason, _use_item_location=True)
+    except TypeError:  # a pytest without the (private) keyword
+        pytest.skip(reason)
+
+
 class LessonLoadError(Exception):
     """The lesson file does not load."""
 
@@ -140,6 +148,8 @@ class LessonFile(pytest.File):
                                               step_index=step.index, prompt_index=prompt.index)
                 item.extra_keyword_matches.add(prompt.ask)
                 yield item
+        if not self.lesson.prompts:  # nothing to ask: still check that every step runs
+            yield RunItem.from_parent(self, name="run")
 
     def result(self) -> LessonCheck:
         """The lesson's check, run on first use (one live run per file per process)."""
@@ -194,7 +204,7 @@ class PromptItem(pytest.Item):
     def runtest(self) -> None:
         check = self.lesson_file.result()
         if check.status == "skipped":
-            pytest.skip(f"{check.lesson}: {check.reason}")
+            _skip(f"{check.lesson}: {check.reason}")
         mine = self._mine(check)
         if mine is None:
             from tutor.lesson.loader import display_name
@@ -222,3 +232,30 @@ class PromptItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int, str]:
         # 0-based line: pytest prints it 1-based, at the prompt's `- ask:` line
         return self.path, self.prompt.pos.line - 1, f"{self.name}: {self.prompt.ask.strip()}"
+
+
+class RunItem(pytest.Item):
+    """A lesson without prompts: passes when every step runs."""
+
+    @property
+    def lesson_file(self) -> LessonFile:
+        assert isinstance(self.parent, LessonFile)
+        return self.parent
+
+    def runtest(self) -> None:
+        check = self.lesson_file.result()
+        if check.status == "skipped":
+            _skip(f"{check.lesson}: {check.reason}")
+        if check.status == "error":
+            from tutor.lesson.loader import display_name
+
+            raise PromptFailed(f"{display_name(Path(check.file))}:{check.line}: "
+                               f"{check.lesson}: {check.reason}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+        if isinstance(excinfo.value, PromptFailed):
+            return excinfo.value.text
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"{self.path.name}: run"

@@ -106,15 +106,20 @@ def test_collection_can_be_switched_off(lessons: pytest.Pytester):
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
 
 
-def test_a_skipped_lesson_is_skipped(run, lessons: pytest.Pytester):
+def test_a_skipped_lesson_is_skipped_and_a_lesson_without_prompts_still_runs(
+        run, lessons: pytest.Pytester):
     for name in ("good.yaml", "drift.yaml", "broken.yaml"):
         (lessons.path / name).unlink()
     (lessons.path / "future.yaml").write_text(
         "id: plugin/future\ntitle: F\ntopic: t\nrequires: {torch: '>=99'}\nsteps:\n"
         "  - code: x = 1\n    predict:\n      - {ask: x?, kind: number, expect: x, answer: '1'}\n")
+    (lessons.path / "noprompt.yaml").write_text(
+        "id: plugin/noprompt\ntitle: N\ntopic: t\nsteps:\n  - code: x = 1\n"
+        "  - code: raise ValueError('boom')\n")
     result = run("-rs")
-    result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["*plugin/future: needs torch >=99*"])
+    result.assert_outcomes(skipped=1, failed=1)
+    result.stdout.fnmatch_lines(["noprompt.yaml:6: plugin/noprompt: step 1 raised ValueError: boom",
+                                 "SKIPPED [[]1] future.yaml:8: plugin/future: needs torch >=99*"])
 
 
 def test_the_plugin_is_light_at_import():
