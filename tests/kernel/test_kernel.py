@@ -55,6 +55,18 @@ def test_sessions_are_seeded(kernel: Kernel) -> None:
     assert values[0] == values[1]
 
 
+def test_seed_zero_runs_match_an_explicit_manual_seed(kernel: Kernel) -> None:
+    draw = "[torch.rand(3).tolist(), random.random(), numpy.random.rand()]"
+    setup = "import random, numpy\n"
+    with kernel.open_session(seed=0) as s:
+        s.run_step(setup)
+        implicit = s.observe(draw)
+    with kernel.open_session(seed=5) as s:
+        s.run_step(setup + "torch.manual_seed(0)\nrandom.seed(0)\nnumpy.random.seed(0)")
+        explicit = s.observe(draw)
+    assert implicit == explicit
+
+
 def test_exceptions_come_back_as_observations(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         reply = s.run_step("a = torch.ones(2, requires_grad=True)\na[0] = 3",

@@ -73,6 +73,7 @@ MADV_COLLAPSE = 25  # Linux >= 6.1
 
 FILE_LIMIT = 64 << 20  # bytes a lesson may write to one file
 ADDRESS_SPACE_HEADROOM = 8 << 30  # bytes of virtual memory a lesson may add
+WARM_SEED = 0  # the zygote's torch/numpy generators are left seeded with it
 PROCESS_LIMIT = 512  # tasks (processes and threads) one lesson run may have
 KERNEL_TASK_LIMIT = 1024  # tasks of the whole kernel, where a pids cgroup is available
 CPU_SECONDS = 30  # CPU seconds per request: a safety net beyond the wall timeout
@@ -440,21 +441,21 @@ def warm_up() -> None:
     import random
     import traceback  # noqa: F401
 
-    torch.manual_seed(0)
-    random.seed(0)
-    try:
-        import numpy.random
-
-        numpy.random.seed(0)
-    except ImportError:
-        pass
-
     from tutor.kernel import observe  # noqa: F401
     try:
         from tutor.kernel import inspect  # noqa: F401
     except ImportError:
         pass
     compile("x = 1", "<warm-up>", "exec")
+    # seeded last, after every random draw: a run with seed WARM_SEED need not reseed
+    torch.manual_seed(WARM_SEED)
+    random.seed(WARM_SEED)
+    try:
+        import numpy.random
+
+        numpy.random.seed(WARM_SEED)
+    except ImportError:
+        pass
     gc.collect()
     gc.freeze()
 
@@ -511,13 +512,14 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         limits = request.get("limits") or {}
         _set_limits(limits, nproc)
         seed = int(request.get("seed") or 0)
-        torch.manual_seed(seed)
         import random
 
-        random.seed(seed)
-        np = sys.modules.get("numpy")
-        if np is not None:
-            np.random.seed(seed % 2**32)
+        random.seed(seed)  # (always: CPython reseeds `random` from urandom after a fork)
+        if seed != WARM_SEED:  # torch and numpy are still as the warm-up seeded them
+            torch.manual_seed(seed)
+            np = sys.modules.get("numpy")
+            if np is not None:
+                np.random.seed(seed % 2**32)
         cpu = limits.get("cpu_seconds", CPU_SECONDS)
         channel = Channel(sock)
         if zygote is None:  # spawn mode: tell the tutor the slow start is over
