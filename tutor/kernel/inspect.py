@@ -25,7 +25,7 @@ from tutor.kernel import observe as obs
 
 MAX_NODES = 300  # graph nodes, module-tree entries
 MAX_TENSORS = 500  # tensors in a storage map
-MAX_CELLS = 4096  # elements whose positions are listed for the memory bar
+MAX_CELLS = 1024  # elements whose positions are listed for the memory bar
 GRAD_VALUES = 6  # a .grad with at most this many elements is sent with its values
 MAX_NAMES = 10_000
 

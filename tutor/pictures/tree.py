@@ -31,8 +31,10 @@ def _key(path: str, name: str) -> str:
 def _tensor_segments(item: dict[str, Any], kind: str) -> list[Segment]:
     parts = [seg(item["name"], "leaf" if kind == "parameter" else "name"),
              seg(f"  {kind} {shape(item.get('shape', []))}", "dim")]
-    if "values" in item:
-        parts.append(seg(f" = {number(item['values'])}"))
+    values = item.get("values")
+    if values is not None and (not isinstance(values, list) or len(values) <= 3
+                               and not any(isinstance(v, list) for v in values)):
+        parts.append(seg(f" = {number(values)}"))
     if kind == "buffer":
         if not item.get("persistent", True):
             parts.append(seg(" · not persistent", "warn"))
