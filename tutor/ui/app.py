@@ -46,10 +46,11 @@ class TutorApp(App[int]):
         self.push_screen(CatalogScreen())
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=12)
+        # After the first paint: read the lessons, and launch the kernel (torch loads in
+        # the kernel's process; started later, it would compete with the first paint).
         if self.catalog is None:
             self.call_after_refresh(self.load_lessons)
-        self.kernel.start()  # a Popen: returns at once; torch loads in the kernel process
-        self.start_kernel()
+        self.call_after_refresh(self.start_kernel)
         self.poll_kernel()
         self.set_interval(0.2, self.poll_kernel)
 
@@ -84,12 +85,14 @@ class TutorApp(App[int]):
         if state == "restarting" and self.kernel.channel is None and not any(
                 w.group == "kernel-start" and w.state is WorkerState.RUNNING for w in self.workers):
             # the kernel process died: say so, and start a new one now (not on next use)
-            why = (self.kernel._failure or "it stopped").splitlines()[0]
+            why = (getattr(self.kernel, "_failure", "") or "it stopped").splitlines()[0]
             self.notify(f"The kernel stopped ({why}); restarting it. Your lesson will re-run "
                         "its steps.", title="Kernel", severity="warning", timeout=8)
             self.start_kernel()
         busy = any(w.group in ("kernel", "repl") and w.state is WorkerState.RUNNING
                    for w in self.workers)
+        if state == "new":
+            state = "starting"  # launched right after the first paint
         self.kernel_state = "busy" if state == "ready" and busy else state
 
     def action_restart_kernel(self) -> None:
