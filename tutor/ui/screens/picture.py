@@ -151,5 +151,6 @@ class LessonPictures:
             return
         log = repl.query_one("#repl-log")
         width = max(40, (log.content_size.width or 80) - 2)
-        repl.write(picture_content(render(event.data, width)), "-value")
+        failed = event.data.get("type") == "exception"
+        repl.write(picture_content(render(event.data, width)), "-error" if failed else "-value")
         repl.set_running(False)
