@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -16,14 +17,13 @@ from tutor.ui.commands import LessonCommands
 from tutor.ui.kernel_state import ensure_kernel
 from tutor.ui.messages import CatalogLoaded, OpenLesson
 from tutor.ui.screens.catalog import CatalogScreen
-from tutor.ui.screens.help import HelpScreen
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from tutor.lesson import Catalog, Lesson
 
 
 class TutorApp(App[int]):
-    CSS_PATH = "tutor.tcss"
+    CSS_PATH = str(Path(__file__).with_name("tutor.tcss"))  # absolute: subclasses work too
     TITLE = "tutor"
     COMMANDS = App.COMMANDS | {LessonCommands}
     BINDINGS = [
@@ -167,5 +167,7 @@ class TutorApp(App[int]):
             self.push_screen(screen)
 
     def action_help(self) -> None:
+        from tutor.ui.screens.help import HelpScreen  # Markdown is costly to import
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())

@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Markdown, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
+from tutor.ui.widgets.inline import inline as md_inline
 from tutor.ui.widgets.kernel_status import KernelStatus
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ class CatalogScreen(TutorScreen):
             yield OptionList(id="lessons")
             with VerticalScroll(id="lesson-detail"):
                 yield Static(id="detail-head")
-                yield Markdown(id="detail-intro")
+                yield Static(id="detail-intro")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -103,7 +104,7 @@ class CatalogScreen(TutorScreen):
             "\n", (f"pack: {pack.title}", "$text-muted"),
         )
         self.query_one("#detail-head", Static).update(head)
-        self.query_one("#detail-intro", Markdown).update(lesson.intro or "")
+        self.query_one("#detail-intro", Static).update(md_inline(lesson.intro or ""))
 
     # ------------------------------------------------------------------ actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
