@@ -23,6 +23,10 @@ SCENES: dict[str, tuple[str, str, str | None]] = {
                         "z = torch.log(y) + torch.sqrt(w)\nz.backward(retain_graph=True)\n",
                         "graph", "z"),
     "graph_leaf": (SEED_GRAPH, "graph", "x"),
+    "graph_shared_node": ("x = torch.tensor(2., requires_grad=True)\ny = x * 3\nz = y * y\n"
+                          "c = (x.clone() + 1).sum()\n", "graph", "z"),
+    "graph_nothing_saved": ("x = torch.tensor(2., requires_grad=True)\n"
+                            "c = (x.clone() + 1).sum()\nc.backward()\n", "graph", "c"),
     "storage_detach": ("A = torch.tensor([2., 1.], requires_grad=True)\nB = A.detach()\n"
                        "C = A.clone()\n", "storage", None),
     "storage_views": ("M = torch.zeros(3, 4)\ncol = M[:, 1]\nrow = M[1]\nMt = M.t()\n"

@@ -65,7 +65,8 @@ def named_tensors(namespace: dict[str, Any], *, modules: bool) -> list[tuple[str
         elif modules and isinstance(value, torch.nn.Module) and id(value) not in seen_modules:
             seen_modules.add(id(value))
             try:
-                out += [(f"{name}.{n}", t) for n, t in value.named_parameters(remove_duplicate=False)]
+                out += [(f"{name}.{n}", t)
+                        for n, t in value.named_parameters(remove_duplicate=False)]
                 out += [(f"{name}.{n}", t) for n, t in value.named_buffers(remove_duplicate=False)]
             except Exception:  # noqa: BLE001 - a broken module still has a namespace
                 pass
@@ -243,7 +244,7 @@ def _cells(t: torch.Tensor) -> list[int] | None:
     if n > MAX_CELLS or t.layout != torch.strided:
         return None
     positions = [int(t.storage_offset())]
-    for size, stride in zip(t.shape, t.stride()):
+    for size, stride in zip(t.shape, t.stride(), strict=True):
         positions = [p + k * stride for p in positions for k in range(size)]
     return sorted(set(positions))
 

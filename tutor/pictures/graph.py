@@ -89,9 +89,9 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
             var = node.get("variable")
             if var is not None and var.get("names"):
                 label += [seg(" → ", "rule"), seg(f"{var['names'][0]}.grad", "leaf")]
-            elif node.get("tensors"):
-                label += [seg(" = ", "rule"), seg(f"{_tensor_names(node['tensors'])[0]}.grad_fn"
-                                                  if _tensor_names(node["tensors"]) else "", "name")]
+            elif _tensor_names(node.get("tensors") or []):
+                first = _tensor_names(node["tensors"])[0]
+                label += [seg(" = ", "rule"), seg(f"{first}.grad_fn", "name")]
             pic.add(seg(prefix + branch, "rule"), *label, seg(" ↑ again (shown above)", "dim"))
             return
         shown.add(node_id)
