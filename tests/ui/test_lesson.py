@@ -180,3 +180,31 @@ async def test_answer_typed_while_the_step_runs_is_judged_when_it_lands(kernel,
         screen.run_steps(0, rebuild=True)
         await wait_for(pilot, lambda: screen.mode == "judged", what="the pending answer")
         assert screen.flow.state.verdict.status.value == "correct"
+
+
+async def test_repl_interrupt_and_long_output(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_first_lesson(pilot)
+        await answer(pilot, "12")
+        await pilot.press("n")
+        await answer(pilot, "a, b, c")
+        await pilot.press("ctrl+o")
+        box = screen.query_one("#repl-input")
+        box.insert("import time\nwhile True:\n    time.sleep(0.01)\n")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.kernel_state == "busy", what="busy kernel")
+        assert screen.repl_running
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the interrupt")
+        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
+        assert "KeyboardInterrupt" in log
+        box.insert("for i in range(500): print('row', i)\n")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the output")
+        last = str(list(screen.repl.query(".repl-entry"))[-1].render())
+        assert "row 39" in last and "row 40" not in last and "460 more lines" in last
+        box.insert("names")
+        await pilot.press("enter")  # the namespace survived the interrupt
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        assert "['a', 'b', 'c']" in str(list(screen.repl.query(".repl-entry"))[-1].render())

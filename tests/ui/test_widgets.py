@@ -1,0 +1,183 @@
+"""Widgets and modal screens alone, in tiny host apps; the pure helpers beside them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Input, Static
+
+from tutor.lesson import load_lesson
+from tutor.lesson.model import Pos, Prompt
+from tutor.ui.flow import LessonFlow
+from tutor.ui.screens.done import LessonDone
+from tutor.ui.screens.help import HelpScreen
+from tutor.ui.widgets.answer import AnswerBox, items_preview
+from tutor.ui.widgets.inline import inline
+from tutor.ui.widgets.repl import is_complete, truncate
+
+BASICS = Path(__file__).resolve().parent.parent / "data" / "ui" / "lessons" / "basics.yaml"
+
+
+def prompt(kind: str, choices: tuple[str, ...] = ()) -> Prompt:
+    return Prompt(0, "Q?", kind, "x", None, Pos(1, 1), choices=choices)
+
+
+# ---------------------------------------------------------------- pure helpers
+@pytest.mark.parametrize(("source", "complete"), [
+    ("x = 1", True),
+    ("x.grad", True),
+    ("for i in range(3):", False),
+    ("for i in range(3):\n    print(i)", False),
+    ("for i in range(3):\n    print(i)\n", True),  # the empty line ends the block
+    ("def f(:", True),  # a syntax error is sent, so the kernel explains it
+    ("(1,\n 2", False),
+    ("", False),
+])
+def test_repl_decides_when_input_is_complete(source: str, complete: bool) -> None:
+    assert is_complete(source) is complete
+
+
+def test_long_output_is_truncated_readably() -> None:
+    text = "\n".join(f"line {i}" for i in range(100))
+    out = truncate(text)
+    assert out.splitlines()[:40] == text.splitlines()[:40]
+    assert "truncated (60 more lines" in out.splitlines()[-1]
+    assert truncate("short") == "short"
+    wide = truncate("x" * 10_000)
+    assert wide.startswith("x" * 4000) and "more chars" in wide
+
+
+def test_items_preview_reads_sets_and_lists() -> None:
+    assert items_preview("['a', 'b']") == "2 items: a · b"
+    assert items_preview("weight, bias") == "2 items: weight · bias"
+    assert "separate items with commas" in items_preview("")
+
+
+def test_inline_markdown() -> None:
+    content = inline("What is `x.grad` **now**?\nIt *adds*.\n\n- one\n- two")
+    assert content.plain == "What is x.grad now? It adds.\n\n- one\n- two"
+    styles = {str(s.style) for s in content.spans}
+    assert {"$text-accent", "bold", "italic"} <= styles
+
+
+def test_flow_resume_point_and_bounds() -> None:
+    lesson = load_lesson(BASICS)
+    flow = LessonFlow(lesson, (1, 1))
+    assert flow.position == (1, 1) and flow.question_number == 4
+    assert flow.states[(0, 0)].answered and flow.states[(1, 0)].answered
+    assert not flow.step_answered  # (1, 1) is still open
+    assert flow.resume_point() == (1, 1)
+    assert LessonFlow(lesson, (9, 0)).position == (0, 0)  # out of range: from the start
+    assert LessonFlow(lesson, (0, 7)).position == (0, 0)
+
+
+# ---------------------------------------------------------------- modal screens alone
+class Host(App[None]):
+    def __init__(self, screen=None, widget=None) -> None:
+        super().__init__()
+        self.result: object = "unset"
+        self.to_push = screen
+        self.widget = widget
+        self.submitted: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        if self.widget is not None:
+            yield self.widget
+
+    def on_mount(self) -> None:
+        if self.to_push is not None:
+            self.push_screen(self.to_push, self.done)
+
+    def done(self, result: object) -> None:
+        self.result = result
+
+    def on_answer_box_submitted(self, event: AnswerBox.Submitted) -> None:
+        self.submitted.append(event.text)
+
+
+TALLY = {"correct": 3, "partial": 1, "incorrect": 0, "revealed": 1}
+
+
+@pytest.mark.parametrize(("key", "result"), [("n", "next"), ("c", "catalog"),
+                                             ("escape", "stay")])
+async def test_lesson_done_modal(key: str, result: str) -> None:
+    app = Host(LessonDone("Gradients", TALLY, "Next one"))
+    async with app.run_test() as pilot:
+        text = str(app.screen.query_one("#done-text", Static).render())
+        assert "3 of 5 right, 1 partly, 1 revealed" in text
+        await pilot.press(key)
+        assert app.result == result
+
+
+async def test_lesson_done_without_a_next_lesson_goes_to_the_catalog() -> None:
+    app = Host(LessonDone("Last", TALLY, None))
+    async with app.run_test() as pilot:
+        assert not app.screen.query("#next")
+        await pilot.press("n")
+        assert app.result == "catalog"
+
+
+async def test_lesson_done_buttons_work_with_the_mouse() -> None:
+    app = Host(LessonDone("Gradients", TALLY, "Next one"))
+    async with app.run_test() as pilot:
+        await pilot.click("#catalog")
+        assert app.result == "catalog"
+
+
+async def test_help_screen_lists_the_keys_and_closes() -> None:
+    app = Host(HelpScreen())
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+# ---------------------------------------------------------------- the answer entry
+async def test_yes_no_by_key_and_by_click() -> None:
+    box = AnswerBox()
+    app = Host(widget=box)
+    async with app.run_test() as pilot:
+        box.show_prompt(prompt("same_storage"))
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.click("#yes")
+        assert app.submitted == ["no", "yes"]
+
+
+async def test_choice_by_number_and_by_selection() -> None:
+    box = AnswerBox()
+    app = Host(widget=box)
+    async with app.run_test() as pilot:
+        box.show_prompt(prompt("choice", ("it is trained", "it is ignored")))
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.press("down", "up", "enter")  # highlight the first, select it
+        await pilot.press("7")  # no such choice: ignored
+        assert app.submitted == ["it is ignored", "it is trained"]
+
+
+async def test_stdout_is_multi_line_and_submitted_with_ctrl_s() -> None:
+    box = AnswerBox()
+    app = Host(widget=box)
+    async with app.run_test() as pilot:
+        box.show_prompt(prompt("stdout"))
+        await pilot.pause()
+        await pilot.press(*"tensor([1.])", "enter", *"done", "ctrl+s")
+        assert app.submitted == ["tensor([1.])\ndone"]
+
+
+async def test_set_entry_previews_items_and_blank_is_not_submitted() -> None:
+    box = AnswerBox()
+    app = Host(widget=box)
+    async with app.run_test() as pilot:
+        box.show_prompt(prompt("set"))
+        await pilot.pause()
+        await pilot.press("enter")
+        assert app.submitted == []
+        await pilot.press(*"weight, bias")
+        assert str(box.query_one("#preview", Static).render()) == "2 items: weight · bias"
+        await pilot.press("enter")
+        assert app.submitted == ["weight, bias"]
+        assert box.query_one(Input).placeholder == "items in any order, separated by commas"
