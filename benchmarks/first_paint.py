@@ -58,6 +58,24 @@ def paint(command: str, marker: str, env: dict[str, str], timeout: float = 20.0,
             subprocess.run(["tmux", "kill-session", "-t", name], stderr=subprocess.DEVNULL)
 
 
+def wait_gone(pid: int, timeout: float = 10.0) -> None:
+    """Wait until `pid` and the kernel it started have exited (no CPU left in use)."""
+    deadline = time.monotonic() + timeout
+    marker = f"--parent\0{pid}\0".encode()
+    while time.monotonic() < deadline:
+        busy = os.path.exists(f"/proc/{pid}")
+        for name in os.listdir("/proc") if not busy else ():
+            try:
+                if name.isdigit() and marker in Path(f"/proc/{name}/cmdline").read_bytes():
+                    busy = True
+                    break
+            except OSError:
+                continue
+        if not busy:
+            return
+        time.sleep(0.02)
+
+
 def maps_torch(pid: int) -> bool:
     try:
         return "libtorch" in Path(f"/proc/{pid}/maps").read_text()
@@ -85,8 +103,8 @@ def main() -> None:
             torch_in_ui |= maps_torch(pid)
             subprocess.run(["tmux", "kill-session", "-t", name], stderr=subprocess.DEVNULL)
             times.append(seconds)
+            wait_gone(pid)  # the next run must not compete with this one's kernel
         finally:
-            time.sleep(0.3)
             shutil.rmtree(home, ignore_errors=True)
     torch_s = torch_import_seconds()
     first, net = median(times), median(times) - overhead

@@ -112,6 +112,7 @@ class Kernel:
         self._started_at = 0.0
         self._failure = ""
         self._spare: Future[Session] | None = None  # spawn mode: a run started ahead
+        self._proc_ready = False  # the current kernel process said it is ready
 
     # --------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -125,6 +126,7 @@ class Kernel:
                 self.info = {}
                 self._mark_ready({})
                 return
+            self._proc_ready = False
             ours, theirs = socket.socketpair()
             env = self._env()
             self.proc = subprocess.Popen(
@@ -166,6 +168,7 @@ class Kernel:
         return self.info
 
     def _mark_ready(self, info: dict[str, Any]) -> None:
+        self._proc_ready = True
         self.info = info
         self.status = "ready"
         self._ready.set()
@@ -235,8 +238,8 @@ class Kernel:
                 pass
             channel.close()
         if proc is not None and proc.poll() is None:
-            try:
-                proc.wait(timeout=2)
+            try:  # a kernel still importing torch has no runs yet: no need to wait
+                proc.wait(timeout=2 if self._proc_ready else 0.05)
             except subprocess.TimeoutExpired:
                 try:
                     os.killpg(proc.pid, signal.SIGKILL)
