@@ -115,3 +115,24 @@ async def test_whole_kernel_killed_restarts_and_lesson_continues(own_kernel, mak
         assert app.kernel_state in ("ready", "busy")
         await pilot.press("y")
         assert screen.flow.state.verdict.status.value == "correct"
+
+
+async def test_a_lesson_this_kernel_cannot_run_says_why(kernel, make_app, tmp_path) -> None:
+    from tutor.lesson import load_catalog
+
+    (tmp_path / "future.yaml").write_text(
+        "id: ui/future\ntitle: Future\ntopic: testing\nrequires:\n  torch: '>=99'\nsteps:\n"
+        "  - code: x = 1\n    predict:\n      - ask: x?\n        expect: x\n"
+        "        kind: number\n        answer: '1'\n")
+    catalog = load_catalog([tmp_path], with_env=False, with_bundled=False)
+    assert not catalog.errors, catalog.problems
+    app = make_app(kernel, catalog=catalog)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "failed", what="the refusal")
+        assert "cannot run here" in failure_text(screen) and ">=99" in failure_text(screen)
+        await pilot.press("r")  # nothing to retry
+        assert screen.mode == "failed" and screen.fatal
