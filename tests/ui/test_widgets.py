@@ -181,3 +181,26 @@ async def test_set_entry_previews_items_and_blank_is_not_submitted() -> None:
         await pilot.press("enter")
         assert app.submitted == ["weight, bias"]
         assert box.query_one(Input).placeholder == "items in any order, separated by commas"
+
+
+def test_writes_apply_in_ticket_order() -> None:
+    import threading
+    import time
+
+    from tutor.ui.ordered import InOrder
+
+    order = InOrder()
+    tickets = [order.ticket() for _ in range(5)]
+    done: list[int] = []
+
+    def write(ticket: int) -> None:
+        time.sleep(0.01 * (5 - ticket))  # later tickets arrive first
+        with order.turn(ticket):
+            done.append(ticket)
+
+    threads = [threading.Thread(target=write, args=(t,)) for t in reversed(tickets)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert done == tickets

@@ -16,6 +16,7 @@ from tutor.progress import ProgressStore
 from tutor.ui.commands import LessonCommands
 from tutor.ui.kernel_state import ensure_kernel
 from tutor.ui.messages import CatalogLoaded, OpenLesson
+from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
@@ -41,6 +42,7 @@ class TutorApp(App[int]):
         self.own_kernel = kernel is None
         self.kernel = kernel if kernel is not None else Kernel()
         self.store = store if store is not None else ProgressStore()
+        self.writes = InOrder()  # progress writes land in the order they were made
 
     def on_mount(self) -> None:
         self.push_screen(CatalogScreen())

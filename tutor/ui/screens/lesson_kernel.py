@@ -74,18 +74,30 @@ class LessonKernelMixin:
             return
         self.post_message(ReplDone(code, reply))
 
-    @work(thread=True, exit_on_error=False, group="progress", description="save an attempt")
     def save_attempt(self, attempt: Attempt) -> None:
+        """Record a counted answer (position and totals are read here, on the UI thread)."""
+        self.write_attempt(self.app.writes.ticket(), attempt, self.flow.total_prompts,
+                           self.flow.resume_point())
+
+    @work(thread=True, exit_on_error=False, group="progress", description="save an attempt")
+    def write_attempt(self, ticket: int, attempt: Attempt, total: int,
+                      position: tuple[int, int]) -> None:
         store = self.app.store
-        if not store.record(attempt, total_prompts=self.flow.total_prompts,
-                            position=self.flow.resume_point()):
+        with self.app.writes.turn(ticket):
+            saved = store.record(attempt, total_prompts=total, position=position)
+        if not saved:
             self.post_message(ProgressProblem(store.notice or "progress was not saved"))
 
-    @work(thread=True, exit_on_error=False, group="progress", description="save the position")
     def remember_position(self, finished: bool = False) -> None:
-        store = self.app.store
         position = (len(self.lesson.steps), 0) if finished else self.flow.resume_point()
-        if not store.set_position(self.lesson.id, position, self.flow.run_id) and store.saving:
+        self.write_position(self.app.writes.ticket(), position, self.flow.run_id)
+
+    @work(thread=True, exit_on_error=False, group="progress", description="save the position")
+    def write_position(self, ticket: int, position: tuple[int, int], run_id: str) -> None:
+        store = self.app.store
+        with self.app.writes.turn(ticket):
+            saved = store.set_position(self.lesson.id, position, run_id)
+        if not saved and store.saving:
             self.post_message(ProgressProblem(store.notice or "progress was not saved"))
 
     def close_run(self) -> None:
