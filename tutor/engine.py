@@ -72,7 +72,9 @@ class StepOutcome:
         if live is None:
             return "no live value was observed for this prompt"
         if live.get("type") == "exception" and prompt.kind != "exception":
-            what = prompt.expect if isinstance(prompt.expect, str) else ", ".join(prompt.expect or ())
+            what = (
+                prompt.expect if isinstance(prompt.expect, str) else ", ".join(prompt.expect or ())
+            )
             return f"evaluating `{what}` raised {live.get('name')}: {live.get('message')}"
         return None
 
@@ -101,8 +103,12 @@ class LessonRun:
         started = time.monotonic()
         outcome = StepOutcome(step)
         try:
-            reply = session.run_step(step.code, step=step.index,
-                                     prompts=[p.wire for p in step.prompts], timeout=self.timeout)
+            reply = session.run_step(
+                step.code,
+                step=step.index,
+                prompts=[p.wire for p in step.prompts],
+                timeout=self.timeout,
+            )
         except StepTimeout as exc:
             outcome.failure = f"step {step.index} timed out: {exc}"
         except SessionDied as exc:
@@ -168,10 +174,19 @@ class PromptCheck:
     live: dict[str, Any] | None = None  # the raw observation (for `check --repeat`)
 
     def record(self) -> dict[str, Any]:
-        return {"type": "prompt", "lesson": self.lesson, "file": self.file, "step": self.step,
-                "prompt": self.prompt, "line": self.line, "passed": self.passed,
-                "verdict": self.verdict, "answer": self.answer, "expected": self.expected,
-                "message": self.message}
+        return {
+            "type": "prompt",
+            "lesson": self.lesson,
+            "file": self.file,
+            "step": self.step,
+            "prompt": self.prompt,
+            "line": self.line,
+            "passed": self.passed,
+            "verdict": self.verdict,
+            "answer": self.answer,
+            "expected": self.expected,
+            "message": self.message,
+        }
 
 
 @dataclass
@@ -191,31 +206,66 @@ class LessonCheck:
 
 def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> PromptCheck:
     live = outcome.live(prompt)
-    base = dict(lesson=lesson.id, file=str(lesson.file), step=outcome.step.index,
-                prompt=prompt.index, line=prompt.pos.line, ask=prompt.ask, live=live)
+    base = dict(
+        lesson=lesson.id,
+        file=str(lesson.file),
+        step=outcome.step.index,
+        prompt=prompt.index,
+        line=prompt.pos.line,
+        ask=prompt.ask,
+        live=live,
+    )
     problem = outcome.lesson_problem(prompt)
     expected = display(live, prompt.kind) if live is not None and not outcome.failure else None
     if problem:
-        return PromptCheck(**base, passed=False, verdict="error", answer=prompt.answer,
-                           expected=expected, message=problem)
+        return PromptCheck(
+            **base,
+            passed=False,
+            verdict="error",
+            answer=prompt.answer,
+            expected=expected,
+            message=problem,
+        )
     assert live is not None
     if prompt.answer is None:
-        return PromptCheck(**base, passed=False, verdict="error", answer=None, expected=expected,
-                           message="no reference answer: add `answer:` (or run `tutor record "
-                           f"{lesson.file}` to fill it from the live value)")
+        return PromptCheck(
+            **base,
+            passed=False,
+            verdict="error",
+            answer=None,
+            expected=expected,
+            message="no reference answer: add `answer:` (or run `tutor record "
+            f"{lesson.file}` to fill it from the live value)",
+        )
     verdict = judge(prompt.spec, prompt.answer, live)
     if verdict.status is not Status.CORRECT:
-        return PromptCheck(**base, passed=False, verdict=verdict.status.value,
-                           answer=prompt.answer, expected=expected,
-                           message=f"the reference answer is judged {verdict.status.value}: "
-                           f"{verdict.message}")
+        return PromptCheck(
+            **base,
+            passed=False,
+            verdict=verdict.status.value,
+            answer=prompt.answer,
+            expected=expected,
+            message=f"the reference answer is judged {verdict.status.value}: {verdict.message}",
+        )
     for wrong in prompt.wrong:
         if judge(prompt.spec, wrong, live).status is Status.CORRECT:
-            return PromptCheck(**base, passed=False, verdict="correct", answer=prompt.answer,
-                               expected=expected, message=f"the wrong answer {wrong!r} listed "
-                               "under `wrong:` is judged correct: the lesson can be passed by it")
-    return PromptCheck(**base, passed=True, verdict="correct", answer=prompt.answer,
-                       expected=expected, message=verdict.message)
+            return PromptCheck(
+                **base,
+                passed=False,
+                verdict="correct",
+                answer=prompt.answer,
+                expected=expected,
+                message=f"the wrong answer {wrong!r} listed "
+                "under `wrong:` is judged correct: the lesson can be passed by it",
+            )
+    return PromptCheck(
+        **base,
+        passed=True,
+        verdict="correct",
+        answer=prompt.answer,
+        expected=expected,
+        message=verdict.message,
+    )
 
 
 def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) -> LessonCheck:
@@ -237,7 +287,8 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
                     result.status = "error"
                     err = outcome.error or {}
                     result.reason = outcome.failure or (
-                        f"step {step.index} raised {err.get('name')}: {err.get('message')}")
+                        f"step {step.index} raised {err.get('name')}: {err.get('message')}"
+                    )
                     result.line = step.pos.line
                     break
                 result.prompts += [check_prompt(lesson, outcome, p) for p in step.prompts]

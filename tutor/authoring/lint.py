@@ -53,7 +53,7 @@ from tutor.lesson.loader import (
     read_text,
 )
 from tutor.lesson.model import Lesson, Prompt, Step
-from tutor.lesson.spec import Problem, Validation, validate
+from tutor.lesson.validate import Problem, Validation, validate
 
 ERROR = "error"
 WARNING = "warning"

@@ -23,7 +23,7 @@ import yaml
 
 from tutor.lesson.loader import LessonError, compose, display_name, load_lesson, read_text
 from tutor.lesson.model import Lesson, Prompt, Step
-from tutor.lesson.spec import Problem
+from tutor.lesson.validate import Problem
 
 _NULLS = {"", "~", "null", "Null", "NULL"}
 

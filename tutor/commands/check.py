@@ -6,8 +6,11 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -17,18 +20,81 @@ from tutor.kernel import Kernel, KernelError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                        help="lesson files or directories (default: the bundled lessons)")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="lesson files or directories (default: the bundled lessons)",
+    )
     add_path_option(parser)
-    parser.add_argument("--json", action="store_true",
-                        help="print a JSON report on stdout (progress goes to stderr)")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                        help="lessons run in parallel (default: number of CPUs)")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                        help="time allowed per step (default: the lesson's, else 10)")
-    parser.add_argument("--repeat", type=int, default=1, metavar="N",
-                        help="run each lesson N times and flag prompts whose live value "
-                        "changes between runs")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON report on stdout (progress goes to stderr)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="lessons run in parallel (default: number of CPUs)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time allowed per step (default: the lesson's, else 10)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each lesson N times and flag prompts whose live value changes between runs",
+    )
+
+
+def _kernel_died_under(check: LessonCheck) -> bool:
+    return check.status == "error" and (
+        "the kernel went away" in check.reason or check.reason.startswith("kernel:")
+    )
+
+
+class _Gate:
+    """Lessons run side by side; a lesson re-run after a kernel death runs alone."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._running = 0
+        self._alone = False
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._alone)
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._running -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._alone)
+            self._alone = True
+            self._cond.wait_for(lambda: self._running == 0)
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._alone = False
+                self._cond.notify_all()
 
 
 def _line(check: LessonCheck) -> str:
@@ -53,8 +119,10 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
         for p in check.prompts:
             if p.passed:
                 continue
-            print(f"\n{p.file}:{p.line}: {p.lesson} step {p.step} prompt {p.prompt}: {p.ask}",
-                  file=out)
+            print(
+                f"\n{p.file}:{p.line}: {p.lesson} step {p.step} prompt {p.prompt}: {p.ask}",
+                file=out,
+            )
             print(f"  answer: {p.answer if p.answer is not None else '(none)'}", file=out)
             if p.expected is not None:
                 print(f"  live:   {p.expected}", file=out)
@@ -73,46 +141,92 @@ def run(args: argparse.Namespace) -> int:
         print(f"tutor check: the kernel could not start: {exc}", file=sys.stderr)
         kernel.shutdown()
         return 2
-    print(f"tutor check: {len(catalog.lessons)} lessons, torch {info.get('torch_full')}, "
-          f"python {info.get('python')}, {max(1, args.jobs)} at a time", file=progress)
+    print(
+        f"tutor check: {len(catalog.lessons)} lessons, torch {info.get('torch_full')}, "
+        f"python {info.get('python')}, {max(1, args.jobs)} at a time",
+        file=progress,
+    )
     print_problems(catalog.errors, file=progress)
 
-    def one(lesson):  # noqa: ANN001, ANN202
+    gate = _Gate()
+    jobs = max(1, args.jobs)
+
+    def check_one(lesson):  # noqa: ANN001, ANN202
         if args.repeat > 1:
             from tutor.authoring.repeat import check_repeated
 
             return check_repeated(kernel, lesson, args.repeat, timeout=args.timeout)
         return check_lesson(kernel, lesson, timeout=args.timeout)
 
+    def one(lesson):  # noqa: ANN001, ANN202
+        with gate.shared():
+            check = check_one(lesson)
+        if jobs > 1 and _kernel_died_under(check):
+            # the kernel died while this lesson ran (another lesson may have killed
+            # it): run it again, alone, so that each lesson's result is its own
+            with gate.alone():
+                check = check_one(lesson)
+        return check
+
     checks: list[LessonCheck] = []
     try:
-        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
             for check in pool.map(one, catalog.lessons):
                 checks.append(check)
                 print(_line(check), file=progress, flush=True)
     finally:
         kernel.shutdown()
     elapsed = time.monotonic() - started
-    counts = {s: sum(c.status == s for c in checks) for s in ("passed", "failed", "skipped", "error")}
+    counts = {
+        s: sum(c.status == s for c in checks) for s in ("passed", "failed", "skipped", "error")
+    }
     counts["error"] += len(catalog.errors)
     prompts = [p for c in checks for p in c.prompts]
     ok = counts["failed"] == 0 and counts["error"] == 0
     if args.json:
         records = [p.record() for p in prompts]
-        records += [{"type": "lesson", "lesson": c.lesson, "file": c.file, "status": c.status,
-                     "reason": c.reason, "line": c.line} for c in checks if c.status in ("skipped", "error")]
-        records += [{"type": "load_error", "file": p.file, "line": p.line, "col": p.col,
-                     "path": p.path, "message": p.message} for p in catalog.problems]
-        report = {"ok": ok, "torch": info.get("torch_full"), "python": info.get("python"),
-                  "seconds": round(elapsed, 3), "lessons": counts,
-                  "prompts": {"passed": sum(p.passed for p in prompts),
-                              "failed": sum(not p.passed for p in prompts)},
-                  "records": records}
+        records += [
+            {
+                "type": "lesson",
+                "lesson": c.lesson,
+                "file": c.file,
+                "status": c.status,
+                "reason": c.reason,
+                "line": c.line,
+            }
+            for c in checks
+            if c.status in ("skipped", "error")
+        ]
+        records += [
+            {
+                "type": "load_error",
+                "file": p.file,
+                "line": p.line,
+                "col": p.col,
+                "path": p.path,
+                "message": p.message,
+            }
+            for p in catalog.problems
+        ]
+        report = {
+            "ok": ok,
+            "torch": info.get("torch_full"),
+            "python": info.get("python"),
+            "seconds": round(elapsed, 3),
+            "lessons": counts,
+            "prompts": {
+                "passed": sum(p.passed for p in prompts),
+                "failed": sum(not p.passed for p in prompts),
+            },
+            "records": records,
+        }
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         _failures(checks, sys.stdout)
-        print(f"\nlessons: {counts['passed']} passed, {counts['failed']} failed, "
-              f"{counts['skipped']} skipped, {counts['error']} errors; "
-              f"prompts: {sum(p.passed for p in prompts)} of {len(prompts)} passed "
-              f"in {elapsed:.1f} s")
+        print(
+            f"\nlessons: {counts['passed']} passed, {counts['failed']} failed, "
+            f"{counts['skipped']} skipped, {counts['error']} errors; "
+            f"prompts: {sum(p.passed for p in prompts)} of {len(prompts)} passed "
+            f"in {elapsed:.1f} s"
+        )
     return 0 if ok else 1

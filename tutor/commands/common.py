@@ -11,7 +11,11 @@ from tutor.lesson import Catalog, LessonError, load_catalog
 
 def add_path_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--path", action="append", type=Path, default=[], metavar="DIR",
+        "--path",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
         help="also load lessons from DIR (a lesson file, or a directory searched at any "
         "depth); repeatable. TUTOR_PATH (separated by ':') adds more.",
     )

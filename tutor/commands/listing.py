@@ -19,12 +19,20 @@ def run(args: argparse.Namespace) -> int:
         rows = []
         for lesson in catalog.lessons:
             pack = catalog.pack_of[lesson.id]
-            rows.append({
-                "id": lesson.id, "title": lesson.title, "topic": lesson.topic,
-                "level": lesson.level, "file": str(lesson.file), "pack": pack.title,
-                "source": pack.source, "steps": len(lesson.steps),
-                "prompts": len(lesson.prompts), "tags": list(lesson.tags),
-            })
+            rows.append(
+                {
+                    "id": lesson.id,
+                    "title": lesson.title,
+                    "topic": lesson.topic,
+                    "level": lesson.level,
+                    "file": str(lesson.file),
+                    "pack": pack.title,
+                    "source": pack.source,
+                    "steps": len(lesson.steps),
+                    "prompts": len(lesson.prompts),
+                    "tags": list(lesson.tags),
+                }
+            )
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         current = None

@@ -3,9 +3,18 @@
 from tutor.lesson.catalog import Catalog, find_lesson, load_catalog
 from tutor.lesson.loader import LessonError, load_lesson
 from tutor.lesson.model import Lesson, Pack, Prompt, Requires, Step
-from tutor.lesson.spec import Problem
+from tutor.lesson.validate import Problem
 
 __all__ = [
-    "Catalog", "Lesson", "LessonError", "Pack", "Problem", "Prompt", "Requires", "Step",
-    "find_lesson", "load_catalog", "load_lesson",
+    "Catalog",
+    "Lesson",
+    "LessonError",
+    "Pack",
+    "Problem",
+    "Prompt",
+    "Requires",
+    "Step",
+    "find_lesson",
+    "load_catalog",
+    "load_lesson",
 ]

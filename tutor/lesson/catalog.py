@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tutor.lesson.loader import LessonError, display_name, load_lesson, load_pack
 from tutor.lesson.model import Lesson, Pack
-from tutor.lesson.spec import Problem
+from tutor.lesson.validate import Problem
 
 PACK_FILE = "pack.yaml"
 SUFFIXES = (".yaml", ".yml")
@@ -65,8 +65,11 @@ def entry_point_paths() -> tuple[list[tuple[Path, str]], list[LessonError]]:
                 if (path / "lessons").is_dir():
                     path = path / "lessons"
         except Exception as exc:  # noqa: BLE001 - a broken pack must not stop the catalog
-            errors.append(LessonError.at(source, f"cannot find the lessons of {ep.value!r}: "
-                                         f"{type(exc).__name__}: {exc}"))
+            errors.append(
+                LessonError.at(
+                    source, f"cannot find the lessons of {ep.value!r}: {type(exc).__name__}: {exc}"
+                )
+            )
             continue
         found.append((path, source))
     return found, errors
@@ -77,8 +80,11 @@ def lesson_files(root: Path) -> list[Path]:
     if root.is_file():
         return [root]
     files = [
-        p for p in root.rglob("*")
-        if p.suffix in SUFFIXES and p.name != PACK_FILE and p.is_file()
+        p
+        for p in root.rglob("*")
+        if p.suffix in SUFFIXES
+        and p.name != PACK_FILE
+        and p.is_file()
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
     ]
     return sorted(files)
@@ -124,8 +130,9 @@ def _pack_for(path: Path, root: Path, catalog: Catalog, source: str) -> Pack:
     return pack
 
 
-def load_catalog(paths: Sequence[Path] | None = None, *, with_env: bool = True,
-                 with_bundled: bool | None = None) -> Catalog:
+def load_catalog(
+    paths: Sequence[Path] | None = None, *, with_env: bool = True, with_bundled: bool | None = None
+) -> Catalog:
     """Load lessons from `paths` (default: the bundled lessons) plus, with `with_env`,
     TUTOR_PATH and the packs installed through entry points.
 
@@ -158,10 +165,16 @@ def load_catalog(paths: Sequence[Path] | None = None, *, with_env: bool = True,
                 catalog.errors.append(exc)
                 continue
             if lesson.id in seen:
-                catalog.errors.append(LessonError.at(
-                    display_name(file),
-                    f"duplicate lesson id {lesson.id!r}: already used by "
-                    f"{display_name(seen[lesson.id].file)}", 1, 1, "id"))
+                catalog.errors.append(
+                    LessonError.at(
+                        display_name(file),
+                        f"duplicate lesson id {lesson.id!r}: already used by "
+                        f"{display_name(seen[lesson.id].file)}",
+                        1,
+                        1,
+                        "id",
+                    )
+                )
                 continue
             seen[lesson.id] = lesson
             catalog.pack_of[lesson.id] = _pack_for(file, root, catalog, source)
@@ -171,8 +184,10 @@ def load_catalog(paths: Sequence[Path] | None = None, *, with_env: bool = True,
 
 
 def _course_order(catalog: Catalog) -> list[Lesson]:
-    packs = sorted(catalog.packs.values(),
-                   key=lambda p: (p.order if p.order is not None else 10**6, str(p.directory)))
+    packs = sorted(
+        catalog.packs.values(),
+        key=lambda p: (p.order if p.order is not None else 10**6, str(p.directory)),
+    )
     rank = {p.directory: i for i, p in enumerate(packs)}
 
     def key(lesson: Lesson) -> tuple[int, int, int, str]:

@@ -19,13 +19,15 @@ from tutor.lesson.spec import (
     Obj,
     Scalar,
     Str,
-    Validation,
-    _join,
 )
+from tutor.lesson.validate import Validation, join_path
 
 FORMAT_VERSION = 1
 LESSON_ID = r"[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*"
-ID_HINT = "use lowercase letters, digits, '-', '_' or '.', with '/' between parts (e.g. autograd/accumulate)"
+ID_HINT = (
+    "use lowercase letters, digits, '-', '_' or '.', with '/' between parts "
+    "(e.g. autograd/accumulate)"
+)
 EXPR_MAX = 2_000
 
 
@@ -64,11 +66,17 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
         )
     if kind == "same_storage" and expect is not None:
         if not (isinstance(expect, list) and len(expect) == 2):
-            v.error(fields["expect"][1], _join(path, "expect"),
-                    "kind same_storage needs `expect: [a, b]`: the two tensors to compare")
+            v.error(
+                fields["expect"][1],
+                join_path(path, "expect"),
+                "kind same_storage needs `expect: [a, b]`: the two tensors to compare",
+            )
     elif isinstance(expect, list):
-        v.error(fields["expect"][1], _join(path, "expect"),
-                "a list of two expressions is only for kind same_storage")
+        v.error(
+            fields["expect"][1],
+            join_path(path, "expect"),
+            "a list of two expressions is only for kind same_storage",
+        )
     exprs = expect if isinstance(expect, list) else [expect] if expect else []
     for i, expr in enumerate(exprs):
         if expr is None:
@@ -77,11 +85,13 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
         if problem:
             node_e = fields["expect"][1]
             target = node_e.value[i] if isinstance(node_e, yaml.SequenceNode) else node_e
-            v.error(target, _join(path, "expect"), f"{expr!r} is {problem}")
+            v.error(target, join_path(path, "expect"), f"{expr!r} is {problem}")
     if kind == "choice" and not value.get("choices"):
         v.error(node, path, "kind choice needs `choices:` (a list of the options)")
     if kind != "choice" and value.get("choices"):
-        v.error(fields["choices"][0], _join(path, "choices"), "`choices` is only for kind choice")
+        v.error(
+            fields["choices"][0], join_path(path, "choices"), "`choices` is only for kind choice"
+        )
 
 
 def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
@@ -90,12 +100,13 @@ def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation
         problem = _code_problem(code)
         if problem:
             key, val = next((k, n) for k, n in node.value if k.value == "code")
-            v.error(val, _join(path, "code"), f"Python syntax error at {problem}")
+            v.error(val, join_path(path, "code"), f"Python syntax error at {problem}")
 
 
 TOLERANCE = Obj(
     name="tolerance",
-    doc="Numeric tolerance replacing the default digits rule: |typed - live| <= atol + rtol*|live|.",
+    doc="Numeric tolerance replacing the default digits rule: "
+    "|typed - live| <= atol + rtol*|live|.",
     fields={
         "rtol": Field(Num(min=0), doc="Relative tolerance."),
         "atol": Field(Num(min=0), doc="Absolute tolerance."),
@@ -115,7 +126,10 @@ PROMPT = Obj(
         ),
         "expect": Field(
             AnyOf(
-                options=(Str(max_len=EXPR_MAX), ListOf(item=Str(max_len=EXPR_MAX), min_items=2, max_items=2)),
+                options=(
+                    Str(max_len=EXPR_MAX),
+                    ListOf(item=Str(max_len=EXPR_MAX), min_items=2, max_items=2),
+                ),
                 doc="a Python expression, or for same_storage a list of two",
             ),
             doc="Python expression evaluated live after the step's code; its value is what the "
@@ -127,8 +141,10 @@ PROMPT = Obj(
             doc="The reference answer, written as a learner would type it. `tutor check` judges it "
             "against the live value; `tutor record` fills it in.",
         ),
-        "choices": Field(ListOf(item=Scalar(max_len=500), min_items=2, max_items=26),
-                         doc="The options of a `choice` prompt."),
+        "choices": Field(
+            ListOf(item=Scalar(max_len=500), min_items=2, max_items=26),
+            doc="The options of a `choice` prompt.",
+        ),
         "tolerance": Field(TOLERANCE),
         "hint": Field(Str(max_len=2000), doc="A nudge, shown on request before answering."),
         "explain": Field(Str(), doc="Markdown shown after the verdict: the mental model."),
@@ -139,9 +155,12 @@ PROMPT = Obj(
         ),
         "wrong": Field(
             ListOf(item=Scalar(max_len=2000), max_items=50),
-            doc="Answers a careless learner would give; `tutor check` verifies each is judged wrong.",
+            doc="Answers a careless learner would give; "
+            "`tutor check` verifies each is judged wrong.",
         ),
-        "show": Field(Str(max_len=200), doc="A picture to offer after the verdict, e.g. `graph z`."),
+        "show": Field(
+            Str(max_len=200), doc="A picture to offer after the verdict, e.g. `graph z`."
+        ),
     },
 )
 
@@ -150,9 +169,14 @@ STEP = Obj(
     doc="Code that runs in the lesson's namespace, then the questions about it.",
     checks=(_check_step,),
     fields={
-        "code": Field(Str(max_len=20_000), required=True,
-                      doc="Python run in the lesson's namespace; `torch` is already imported."),
-        "predict": Field(ListOf(item=PROMPT, max_items=20), doc="Questions asked after the code ran."),
+        "code": Field(
+            Str(max_len=20_000),
+            required=True,
+            doc="Python run in the lesson's namespace; `torch` is already imported.",
+        ),
+        "predict": Field(
+            ListOf(item=PROMPT, max_items=20), doc="Questions asked after the code ran."
+        ),
         "explain": Field(Str(), doc="Markdown shown after the step's questions."),
         "hidden": Field(Bool(), doc="Setup code the learner need not read (shown folded)."),
     },
@@ -172,19 +196,29 @@ LESSON = Obj(
     name="lesson",
     doc="A tutor lesson: predict, then run.",
     fields={
-        "id": Field(Str(max_len=120, pattern=LESSON_ID, pattern_hint=ID_HINT), required=True,
-                    doc="Unique across all packs, e.g. autograd/accumulate."),
+        "id": Field(
+            Str(max_len=120, pattern=LESSON_ID, pattern_hint=ID_HINT),
+            required=True,
+            doc="Unique across all packs, e.g. autograd/accumulate.",
+        ),
         "title": Field(Str(max_len=200), required=True, doc="Short title."),
         "topic": Field(Str(max_len=80), required=True, doc="Topic, e.g. autograd."),
         "level": Field(Int(min=1, max=3), doc="1 basics .. 3 deep (default 1)."),
         "intro": Field(Str(), doc="Markdown shown before the code."),
-        "steps": Field(ListOf(item=STEP, min_items=1, max_items=50), required=True,
-                       doc="Run in order, in one namespace per lesson run."),
+        "steps": Field(
+            ListOf(item=STEP, min_items=1, max_items=50),
+            required=True,
+            doc="Run in order, in one namespace per lesson run.",
+        ),
         "requires": Field(REQUIRES),
         "tags": Field(ListOf(item=Str(max_len=60), max_items=30)),
         "timeout": Field(Num(min=0.1, max=600), doc="Seconds allowed per step (default 10)."),
-        "seed": Field(Int(min=0, max=2**32 - 1), doc="Random seed set before the first step (default 0)."),
-        "order": Field(Int(min=0, max=100_000), doc="Position within its pack (default: by file name)."),
+        "seed": Field(
+            Int(min=0, max=2**32 - 1), doc="Random seed set before the first step (default 0)."
+        ),
+        "order": Field(
+            Int(min=0, max=100_000), doc="Position within its pack (default: by file name)."
+        ),
         "format": Field(Int(min=1, max=FORMAT_VERSION), doc="Lesson format version (1)."),
     },
 )
@@ -196,7 +230,9 @@ PACK = Obj(
         "title": Field(Str(max_len=200), required=True),
         "description": Field(Str(max_len=5000)),
         "order": Field(Int(min=0, max=100_000), doc="Position of the pack in the catalog."),
-        "lessons": Field(ListOf(item=Str(max_len=120), max_items=1000),
-                         doc="Lesson ids in course order; unlisted lessons follow, by file name."),
+        "lessons": Field(
+            ListOf(item=Str(max_len=120), max_items=1000),
+            doc="Lesson ids in course order; unlisted lessons follow, by file name.",
+        ),
     },
 )

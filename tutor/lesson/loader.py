@@ -17,13 +17,16 @@ import yaml
 from tutor.judge.verdict import Tolerance
 from tutor.lesson import format as fmt
 from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
-from tutor.lesson.spec import Obj, Problem, Validation, validate
+from tutor.lesson.spec import Obj
+from tutor.lesson.validate import Problem, Validation, validate
 
 MAX_FILE_BYTES = 512 * 1024
 MAX_DEPTH = 32
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_STANDARD_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+_STANDARD_TAGS = {
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")
+}
 
 
 class LessonError(Exception):
@@ -34,7 +37,9 @@ class LessonError(Exception):
         super().__init__("\n".join(str(p) for p in problems))
 
     @classmethod
-    def at(cls, file: str, message: str, line: int = 1, col: int = 1, path: str = "") -> LessonError:
+    def at(
+        cls, file: str, message: str, line: int = 1, col: int = 1, path: str = ""
+    ) -> LessonError:
         return cls([Problem(file, line, col, path, message)])
 
 
@@ -45,8 +50,9 @@ def read_text(path: Path, name: str) -> str:
         raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
     if size > MAX_FILE_BYTES:
         raise LessonError.at(
-            name, f"file too large ({size:,} bytes; a lesson file may have at most "
-            f"{MAX_FILE_BYTES:,}): split it into several lessons"
+            name,
+            f"file too large ({size:,} bytes; a lesson file may have at most "
+            f"{MAX_FILE_BYTES:,}): split it into several lessons",
         )
     try:
         raw = path.read_bytes()
@@ -69,24 +75,38 @@ def compose(text: str, name: str) -> yaml.Node:
             where = event.start_mark
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise LessonError.at(
-                    name, "YAML anchors and aliases (&name, *name, <<) are not allowed in "
-                    "lesson files: write the value out", where.line + 1, where.column + 1)
+                    name,
+                    "YAML anchors and aliases (&name, *name, <<) are not allowed in "
+                    "lesson files: write the value out",
+                    where.line + 1,
+                    where.column + 1,
+                )
             tag = getattr(event, "tag", None)
             if tag and tag != "!" and tag not in _STANDARD_TAGS:
                 raise LessonError.at(
-                    name, f"custom YAML tag {tag!r} is not allowed", where.line + 1, where.column + 1)
+                    name,
+                    f"custom YAML tag {tag!r} is not allowed",
+                    where.line + 1,
+                    where.column + 1,
+                )
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents > 1:
                     raise LessonError.at(
-                        name, "only one YAML document per lesson file (found a second '---')",
-                        where.line + 1, where.column + 1)
+                        name,
+                        "only one YAML document per lesson file (found a second '---')",
+                        where.line + 1,
+                        where.column + 1,
+                    )
             elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
                     raise LessonError.at(
-                        name, f"nested more than {MAX_DEPTH} levels deep", where.line + 1,
-                        where.column + 1)
+                        name,
+                        f"nested more than {MAX_DEPTH} levels deep",
+                        where.line + 1,
+                        where.column + 1,
+                    )
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
         node = yaml.compose(text, Loader=_Loader)
@@ -173,8 +193,16 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
             _build_prompt(p, v, f"steps[{i}].predict[{j}]", j)
             for j, p in enumerate(s.get("predict") or ())
         )
-        steps.append(Step(i, s["code"], prompts, _pos(v, f"steps[{i}]"), s.get("explain"),
-                          bool(s.get("hidden"))))
+        steps.append(
+            Step(
+                i,
+                s["code"],
+                prompts,
+                _pos(v, f"steps[{i}]"),
+                s.get("explain"),
+                bool(s.get("hidden")),
+            )
+        )
     req = data.get("requires") or {}
     return Lesson(
         id=data["id"],

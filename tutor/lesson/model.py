@@ -40,8 +40,10 @@ class Prompt:
     @property
     def wire(self) -> dict[str, object]:
         """What the kernel needs to observe this prompt's live value."""
-        return {"kind": self.kind, "expect": list(self.expect) if isinstance(self.expect, tuple)
-                else self.expect}
+        return {
+            "kind": self.kind,
+            "expect": list(self.expect) if isinstance(self.expect, tuple) else self.expect,
+        }
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,234 @@
+"""Validate a composed YAML node tree against a spec, with positions.
+
+`validate(node, spec, v)` returns plain Python values and collects every problem
+in `v.problems` with its `file:line:col` and key path, so an author sees all of
+them at once.  YAML scalars are always read as the text the author wrote
+(`answer: 0.60` is the text "0.60"); only where the spec asks for an int, a number
+or a bool is the text converted, strictly.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from tutor.lesson.spec import AnyOf, Bool, Int, ListOf, MapOf, Num, Obj, Scalar, Str, Type
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong (or worth a warning) in a lesson file."""
+
+    file: str
+    line: int  # 1-based
+    col: int  # 1-based
+    path: str  # key path, e.g. steps[1].predict[0].kind ("" for the document)
+    message: str
+    severity: str = "error"  # "error" | "warning"
+
+    def __str__(self) -> str:
+        where = f"{self.path}: " if self.path else ""
+        level = "" if self.severity == "error" else "warning: "
+        return f"{self.file}:{self.line}:{self.col}: {level}{where}{self.message}"
+
+
+Positions = dict[str, tuple[int, int]]  # key path -> (line, col), 1-based
+
+
+@dataclass
+class Validation:
+    file: str
+    problems: list[Problem] = field(default_factory=list)
+    positions: Positions = field(default_factory=dict)
+
+    def error(self, node: yaml.Node, path: str, message: str, severity: str = "error") -> None:
+        mark = node.start_mark
+        self.problems.append(
+            Problem(self.file, mark.line + 1, mark.column + 1, path, message, severity)
+        )
+
+    def at(self, path: str) -> tuple[int, int]:
+        """The best-known position of `path` (falls back to its nearest parent)."""
+        while path not in self.positions and path:
+            path = _parent(path)
+        return self.positions.get(path, (1, 1))
+
+
+def _parent(path: str) -> str:
+    if path.endswith("]"):
+        return path[: path.rindex("[")]
+    return path.rpartition(".")[0]
+
+
+def join_path(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_FLOAT = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\Z")
+_TRUE = {"true", "yes", "on"}
+_FALSE = {"false", "no", "off"}
+_NULL_TAG = "tag:yaml.org,2002:null"
+
+
+def _plain(node: yaml.Node) -> bool:
+    """A plain (unquoted, non-block) scalar: the C and Python parsers differ on its style."""
+    return isinstance(node, yaml.ScalarNode) and not node.style
+
+
+def _is_null(node: yaml.Node) -> bool:
+    return _plain(node) and node.value in ("", "~", "null", "Null", "NULL")
+
+
+def _kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return f"{node.value!r}" if len(node.value) < 40 else "a text"
+
+
+def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
+    """Check `node` against `spec`; return the plain value (None where invalid)."""
+    v.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(spec, AnyOf):
+        return _validate_any(node, spec, v, path)
+    if isinstance(spec, Obj):
+        return _validate_obj(node, spec, v, path)
+    if isinstance(spec, ListOf):
+        if not isinstance(node, yaml.SequenceNode):
+            v.error(node, path, f"expected a list, got {_kind(node)}")
+            return None
+        if len(node.value) < spec.min_items:
+            v.error(node, path, f"needs at least {spec.min_items} item(s)")
+        if len(node.value) > spec.max_items:
+            v.error(node, path, f"too many items ({len(node.value)} > {spec.max_items})")
+            return None
+        return [validate(n, spec.item, v, join_path(path, i)) for i, n in enumerate(node.value)]
+    if isinstance(spec, MapOf):
+        if not isinstance(node, yaml.MappingNode):
+            v.error(node, path, f"expected a mapping, got {_kind(node)}")
+            return None
+        out: dict[str, Any] = {}
+        for k, val in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                v.error(k, path, "keys must be plain text")
+                continue
+            if k.value in out:
+                v.error(k, join_path(path, k.value), f"duplicate key {k.value!r}")
+            out[k.value] = validate(val, spec.value, v, join_path(path, k.value))
+        return out
+    if not isinstance(node, yaml.ScalarNode):
+        v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}")
+        return None
+    return _validate_scalar(node, spec, v, path)
+
+
+def _scalar_name(spec: Type) -> str:
+    return {Int: "a whole number", Num: "a number", Bool: "true or false"}.get(type(spec), "text")
+
+
+def _validate_any(node: yaml.Node, spec: AnyOf, v: Validation, path: str) -> Any:
+    for option in spec.options:
+        trial = Validation(v.file)
+        value = validate(node, option, trial, path)
+        if not trial.problems:
+            v.positions.update(trial.positions)
+            return value
+    v.error(node, path, spec.doc or "does not match any allowed form")
+    return None
+
+
+def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str) -> Any:
+    text = node.value
+    if isinstance(spec, Int):
+        if not _plain(node) or not _INT.match(text):
+            v.error(node, path, f"expected a whole number, got {_kind(node)}")
+            return None
+        value = int(text)
+        if (spec.min is not None and value < spec.min) or (
+            spec.max is not None and value > spec.max
+        ):
+            v.error(node, path, f"must be between {spec.min} and {spec.max}, got {value}")
+            return None
+        return value
+    if isinstance(spec, Num):
+        if not _plain(node) or not _FLOAT.match(text) or not math.isfinite(float(text)):
+            v.error(node, path, f"expected a number, got {_kind(node)}")
+            return None
+        value = float(text)
+        if (spec.min is not None and value < spec.min) or (
+            spec.max is not None and value > spec.max
+        ):
+            v.error(node, path, f"must be between {spec.min} and {spec.max}, got {text}")
+            return None
+        return value
+    if isinstance(spec, Bool):
+        low = text.lower()
+        if _plain(node) and low in _TRUE | _FALSE:
+            return low in _TRUE
+        v.error(node, path, f"expected true or false, got {_kind(node)}")
+        return None
+    assert isinstance(spec, (Str, Scalar)), spec
+    if isinstance(spec, Str) and _is_null(node):
+        v.error(node, path, "is empty: write a value or remove the key")
+        return None
+    if len(text) > spec.max_len:
+        v.error(node, path, f"too long ({len(text)} characters, at most {spec.max_len})")
+        return None
+    if isinstance(spec, Str):
+        if spec.enum and text not in spec.enum:
+            close = difflib.get_close_matches(text, spec.enum, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            allowed = ", ".join(spec.enum)
+            v.error(node, path, f"unknown value {text!r}{hint}; allowed: {allowed}")
+            return None
+        if spec.pattern and not re.fullmatch(spec.pattern, text):
+            v.error(node, path, f"{text!r} is not valid: {spec.pattern_hint or spec.pattern}")
+            return None
+    return text
+
+
+def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
+    if not isinstance(node, yaml.MappingNode):
+        v.error(node, path, f"expected a mapping ({spec.name or 'object'}), got {_kind(node)}")
+        return None
+    out: dict[str, Any] = {}
+    for k, val in node.value:
+        if not isinstance(k, yaml.ScalarNode):
+            v.error(k, path, "keys must be plain text")
+            continue
+        key = k.value
+        key_path = join_path(path, key)
+        if key in out:
+            v.error(k, key_path, f"duplicate key {key!r}")
+            continue
+        f = spec.fields.get(key)
+        if f is None:
+            close = difflib.get_close_matches(key, list(spec.fields), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            allowed = ", ".join(spec.fields)
+            v.error(k, key_path, f"unknown key {key!r}{hint}; allowed here: {allowed}")
+            continue
+        if (
+            not f.required
+            and _is_null(val)
+            and not (isinstance(f.type, Scalar) and val.value not in ("", "~"))
+        ):
+            v.positions[key_path] = (val.start_mark.line + 1, val.start_mark.column + 1)
+            out[key] = None
+            continue
+        out[key] = validate(val, f.type, v, key_path)
+    for key, f in spec.fields.items():
+        if f.required and key not in out:
+            v.error(node, path, f"missing required key {key!r}" + (f": {f.doc}" if f.doc else ""))
+    for check in spec.checks:
+        check(out, node, path, v)
+    return out
