@@ -99,17 +99,21 @@ steps:
 
 
 @pytest.mark.kernel
-def test_play_draws_the_show_picture_after_the_verdict_and_on_request(
+def test_play_draws_pictures_only_after_the_steps_questions(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     lesson = tmp_path / "showing.yaml"
     lesson.write_text(SHOWING_LESSON, encoding="utf-8")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(":storage x\n:tree x\n0.6\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(":storage x\n0.6\n:storage x\n:tree x\n"))
     assert main(["play", str(lesson)]) == 0
     out = capsys.readouterr().out
-    assert ("> :storage x\n"
+    before = out[: out.index("✓ correct")]
+    assert "storage map" not in before and "autograd graph" not in before  # no peeking
+    assert "Pictures show live values, so they open once this step's questions" in before
+    assert (": :storage x\n"
             "  storage map of x: 1 tensor on 1 storage (same label = same memory)\n") in out
-    assert "> :tree x\n  cannot draw this picture\n  InspectError: tree: `x` is a Tensor" in out
+    assert ": :tree x\n  cannot draw this picture\n  InspectError: tree: `x` is a Tensor" in out
+    assert "finished: 1 of 1 correct" in out
     after = out[out.index("✓ correct"):]
     assert ("  autograd graph of z: what z.backward() walks\n"
             "  LogBackward0 = z.grad_fn · ✗ freed: self\n"

@@ -1,11 +1,13 @@
 """`tutor play LESSON`: a lesson in plain text, one prediction per line on stdin.
 
 For pipes, scripts and screen readers.  Besides an answer, a line may be `hint`
-(or `?`), `reveal` (gives up: shows the live value), `quit`, or a picture of the
-live state: `:graph EXPR`, `:storage`, `:tree EXPR` (a prompt's `show:` picture is
-drawn after its verdict; see docs/pictures.md).  End of input ends
-the lesson cleanly with a summary.  With `--json`, stdout carries one JSON record
-per judged answer and the human-readable text goes to stderr.
+(or `?`), `reveal` (gives up: shows the live value) or `quit`.  Pictures of the
+live state never show before a step's questions are answered (they would give the
+answers away): once they are, the prompts' `show:` pictures are drawn, and lines
+starting with `:` (`:graph EXPR`, `:storage`, `:tree EXPR`; see docs/pictures.md)
+draw more until a line that does not start with `:`.  End of input ends the lesson
+cleanly with a summary.  With `--json`, stdout carries one JSON record per judged
+answer and the human-readable text goes to stderr.
 """
 
 from __future__ import annotations
@@ -46,6 +48,25 @@ class Player:
         self.tally = {"correct": 0, "partial": 0, "incorrect": 0, "revealed": 0}
         self.asked = 0
         self.run: LessonRun | None = None
+        self.pushed_back: str | None = None  # a line read ahead while exploring
+
+    def read_line(self, stdin: TextIO, prompt: str = "> ") -> str | None:
+        """The next line of input, stripped (echoed when piped), or None at its end."""
+        piped = not stdin.isatty()
+        self.out.write(prompt)
+        self.out.flush()
+        if self.pushed_back is not None:
+            text, self.pushed_back = self.pushed_back, None
+        else:
+            raw = stdin.readline()
+            if not raw:
+                self.say()
+                return None
+            text = raw.strip()
+            if not piped:
+                return text
+        self.say(text)  # echo piped answers so the transcript reads well
+        return text
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -80,18 +101,13 @@ class Player:
             return True
         hints = 0
         while True:
-            self.out.write("> ")
-            self.out.flush()
-            line = stdin.readline()
-            if not line:
-                self.say()
+            text = self.read_line(stdin)
+            if text is None:
                 return False
-            text = line.strip()
-            if not stdin.isatty():  # echo piped answers so the transcript reads well
-                self.say(text)
             low = text.lower()
             if text.startswith(":"):
-                self.picture(text)
+                self.say("  ? Pictures show live values, so they open once this step's "
+                         "questions are answered.")
                 continue
             if low in QUIT_WORDS:
                 return False
@@ -112,7 +128,8 @@ class Player:
             self.tally[verdict.status.value] += 1
             mark = {"correct": "✓ correct", "partial": "~ partly right",
                     "incorrect": "✗ not quite"}[verdict.status.value]
-            self.say(f"  {mark}: {verdict.message}")
+            message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
+            self.say(f"  {mark}: {message}")
             for detail in verdict.details:
                 self.say(f"    {detail}")
             self.say(f"  you said: {text}")
@@ -128,8 +145,27 @@ class Player:
         if prompt.explain:
             self.say("  why:")
             self.block(prompt.explain, "    ")
-        if prompt.show:
-            self.picture(prompt.show)
+
+    def explore(self, step_shows: list[str], stdin: TextIO) -> None:
+        """After a step's questions: its pictures, then `:` requests until another line."""
+        for spec in dict.fromkeys(step_shows):
+            self.picture(spec)
+        tty = stdin.isatty()
+        if tty:
+            self.say("  (look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
+        while True:
+            if tty:
+                self.out.write("  : ")
+                self.out.flush()
+            raw = stdin.readline()
+            text = raw.strip()
+            if not text.startswith(":"):
+                if text:
+                    self.pushed_back = text  # read ahead: the answer to the next question
+                return  # (at the end of input the next read ends the lesson)
+            if not tty:
+                self.say(f"  : {text}")
+            self.picture(text)
 
     def picture(self, spec_text: str) -> None:
         """Draw `graph EXPR`, `storage` or `tree EXPR` of the lesson's live state."""
@@ -166,6 +202,8 @@ class Player:
             for prompt in step.prompts:
                 if not self.ask(outcome, prompt, stdin):
                     return False
+            if step.prompts:
+                self.explore([p.show for p in step.prompts if p.show], stdin)
             if outcome.stdout.strip():
                 self.say("  output:")
                 self.block(outcome.stdout, "    ")
