@@ -204,3 +204,24 @@ def test_writes_apply_in_ticket_order() -> None:
     for t in threads:
         t.join()
     assert done == tickets
+
+
+def test_continue_point() -> None:
+    from tutor.progress import LessonProgress
+    from tutor.ui.flow import continue_point
+
+    a = load_lesson(BASICS)
+    b = load_lesson(BASICS.with_name("next.yaml"))
+    lessons = [a, b]
+    assert continue_point([], {}, None) == (None, (0, 0))
+    assert continue_point(lessons, {}, None) == (a, (0, 0))
+    tried = {"ui/basics": LessonProgress("ui/basics", "tried", 1, 1)}
+    assert continue_point(lessons, tried, "ui/basics") == (a, (1, 1))
+    done_a = {"ui/basics": LessonProgress("ui/basics", "done", 2, 0)}
+    assert continue_point(lessons, done_a, "ui/basics") == (b, (0, 0))
+    # the last one touched is done: wrap around to the first unfinished one
+    only_a = {"ui/next": LessonProgress("ui/next", "perfect", 1, 0)}
+    assert continue_point(lessons, only_a, "ui/next") == (a, (0, 0))
+    all_done = {**done_a, **only_a}
+    assert continue_point(lessons, all_done, "ui/next") == (a, (0, 0))
+    assert continue_point(lessons, tried, "gone/lesson") == (a, (1, 1))

@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 from tutor.kernel import Kernel, KernelError
 from tutor.progress import ProgressStore
 from tutor.ui.commands import LessonCommands
+from tutor.ui.flow import continue_point
 from tutor.ui.kernel_state import ensure_kernel
 from tutor.ui.messages import CatalogLoaded, OpenLesson
 from tutor.ui.ordered import InOrder
@@ -126,24 +127,10 @@ class TutorApp(App[int]):
 
     # ------------------------------------------------------------------ lessons
     def continue_target(self) -> tuple[Lesson | None, tuple[int, int]]:
-        """The lesson to continue (and where), else the first one not done."""
-        lessons = self.catalog.lessons if self.catalog else []
-        if not lessons or self.catalog is None:
+        """The lesson to continue (and where): see `flow.continue_point`."""
+        if self.catalog is None:
             return None, (0, 0)
-        statuses = self.store.lessons()
-        last = self.catalog.get(self.store.last() or "")
-        if last is not None:
-            p = statuses.get(last.id)
-            if p is None or p.status in ("new", "tried") and p.step < len(last.steps):
-                return last, (p.step, p.prompt) if p else (0, 0)
-            nxt = self.next_lesson(last.id)
-            if nxt is not None:
-                return nxt, (0, 0)
-        for lesson in lessons:
-            p = statuses.get(lesson.id)
-            if p is None or p.status in ("new", "tried"):
-                return lesson, (p.step, p.prompt) if p else (0, 0)
-        return lessons[0], (0, 0)
+        return continue_point(self.catalog.lessons, self.store.lessons(), self.store.last())
 
     def next_lesson(self, lesson_id: str) -> Lesson | None:
         if self.catalog is None:

@@ -13,9 +13,32 @@ from dataclasses import dataclass
 from tutor.engine import StepOutcome, judge_prompt
 from tutor.judge import Status, Verdict, display
 from tutor.lesson.model import Lesson, Prompt, Step
-from tutor.progress import Attempt
+from tutor.progress import Attempt, LessonProgress
 
 Position = tuple[int, int]  # (step index, prompt index)
+
+
+def continue_point(lessons: list[Lesson], progress: dict[str, LessonProgress],
+                   last: str | None) -> tuple[Lesson | None, Position]:
+    """Where "continue" goes: the last lesson touched if unfinished, else the next
+    unfinished one after it in course order (wrapping), else the first lesson."""
+    if not lessons:
+        return None, (0, 0)
+
+    def unfinished(lesson: Lesson) -> bool:
+        p = progress.get(lesson.id)
+        return p is None or p.status in ("new", "tried")
+
+    def where(lesson: Lesson) -> Position:
+        p = progress.get(lesson.id)
+        return (p.step, p.prompt) if p and p.step < len(lesson.steps) else (0, 0)
+
+    ids = [x.id for x in lessons]
+    start = ids.index(last) if last in ids else 0
+    for lesson in lessons[start:] + lessons[:start]:
+        if unfinished(lesson):
+            return lesson, where(lesson)
+    return lessons[0], (0, 0)
 
 
 @dataclass

@@ -277,7 +277,7 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
         if choice == "next":
             nxt = self.app.next_lesson(self.lesson.id)  # type: ignore[attr-defined]
             if nxt is not None:
-                self.post_message(OpenLesson(nxt.id, fresh=True))
+                self.post_message(OpenLesson(nxt.id))
                 return
         if choice in ("next", "catalog"):
             self.app.pop_screen()
