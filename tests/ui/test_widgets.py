@@ -141,6 +141,9 @@ async def test_yes_no_by_key_and_by_click() -> None:
     async with app.run_test() as pilot:
         box.show_prompt(prompt("same_storage"))
         await pilot.pause()
+        assert app.focused is box
+        await pilot.press("enter")  # an enter meant for "next" does not answer
+        assert app.submitted == []
         await pilot.press("n")
         await pilot.click("#yes")
         assert app.submitted == ["no", "yes"]
@@ -152,8 +155,10 @@ async def test_choice_by_number_and_by_selection() -> None:
     async with app.run_test() as pilot:
         box.show_prompt(prompt("choice", ("it is trained", "it is ignored")))
         await pilot.pause()
+        await pilot.press("enter")  # an enter meant for "next" does not answer
+        assert app.submitted == []
         await pilot.press("2")
-        await pilot.press("down", "up", "enter")  # highlight the first, select it
+        await pilot.press("tab", "down", "up", "enter")  # to the list, first item, select
         await pilot.press("7")  # no such choice: ignored
         assert app.submitted == ["it is ignored", "it is trained"]
 

@@ -73,8 +73,12 @@ class _Entry(Vertical):
             box.focus_input()
 
 
-class AnswerBox(Vertical):
-    """Posts `AnswerBox.Submitted(text)`; never judges anything itself."""
+class AnswerBox(Vertical, can_focus=True):
+    """Posts `AnswerBox.Submitted(text)`; never judges anything itself.
+
+    For yes/no and choice questions the box itself takes the focus (keys y/n and
+    1-9 answer), so an `enter` pressed twice to move on cannot answer by accident.
+    """
 
     BINDINGS = [
         Binding("y", "say('yes')", "Yes", show=False),
@@ -110,10 +114,12 @@ class AnswerBox(Vertical):
         if kind in YES_NO:
             yield Horizontal(Button("Yes  (y)", id="yes", variant="primary"),
                              Button("No  (n)", id="no", variant="primary"), id="yes-no")
+            yield Static("press y or n", classes="examples")
         elif kind == "choice":
             yield OptionList(*[Option(f"{i}. {c}", id=str(i))
                                for i, c in enumerate(prompt.choices, 1)], id="choices")
-            yield Static("press a number, or ↑/↓ and enter", classes="examples")
+            yield Static("press a number (or tab to the list, ↑/↓ and enter)",
+                         classes="examples")
         elif kind == "stdout":
             area = StdoutArea(text, id="stdout-entry", soft_wrap=True, show_line_numbers=False)
             yield area
@@ -127,7 +133,10 @@ class AnswerBox(Vertical):
     def focus_input(self) -> None:
         if self.body is None:
             return
-        for selector in ("#text-entry", "#stdout-entry", "#choices", "#yes"):
+        if self.prompt is not None and (self.prompt.kind in YES_NO or self.prompt.kind == "choice"):
+            self.focus()
+            return
+        for selector in ("#text-entry", "#stdout-entry"):
             found = self.body.query(selector)
             if found:
                 found.first().focus()
