@@ -230,3 +230,12 @@ def test_continue_point() -> None:
     all_done = {**done_a, **only_a}
     assert continue_point(lessons, all_done, "ui/next") == (a, (0, 0))
     assert continue_point(lessons, tried, "gone/lesson") == (a, (1, 1))
+
+
+def test_verdict_values_line_up() -> None:
+    from tutor.ui.widgets.verdict import side_by_side
+
+    text = side_by_side("a\nb", "tensor([1.])\n").plain
+    assert text == "you said  a\n          b\nlive      tensor([1.])"
+    long = side_by_side("x", "\n".join(str(i) for i in range(30))).plain
+    assert "… (18 more lines)" in long

@@ -26,11 +26,16 @@ def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
     return "\n".join(rows[:lines] + [f"… ({len(rows) - lines} more lines)"])
 
 
+def aligned(text: str) -> str:
+    """Multi-line values line up under the first line (after the 10-column label)."""
+    return clip(text.rstrip()).replace("\n", "\n" + " " * 10)
+
+
 def side_by_side(answer: str, live: str) -> Content:
     label = "$text-muted"
     return Content.assemble(
-        ("you said  ", label), clip(answer) or "(nothing)", "\n",
-        ("live      ", label), (clip(live), "bold"),
+        ("you said  ", label), aligned(answer) or "(nothing)", "\n",
+        ("live      ", label), (aligned(live), "bold"),
     )
 
 
@@ -71,5 +76,5 @@ class VerdictPanel(Vertical, can_focus=True):
                   verdict.feedback, explain, keys)
 
     def show_reveal(self, live: str, explain: str | None, keys: str) -> None:
-        values = Content.assemble(("live      ", "$text-muted"), (clip(live), "bold"))
+        values = Content.assemble(("live      ", "$text-muted"), (aligned(live), "bold"))
         self._set("revealed", HEADINGS["revealed"], values, "", None, explain, keys)
