@@ -208,3 +208,31 @@ async def test_repl_interrupt_and_long_output(kernel, make_app) -> None:
         await pilot.press("enter")  # the namespace survived the interrupt
         await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
         assert "['a', 'b', 'c']" in str(list(screen.repl.query(".repl-entry"))[-1].render())
+
+
+async def test_repl_code_that_ignores_the_interrupt_is_stopped_and_rebuilt(
+        kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_first_lesson(pilot)
+        await answer(pilot, "12")
+        await pilot.press("n")
+        await answer(pilot, "a, b, c")
+        await pilot.press("ctrl+o")
+        old_pid = screen.run.session.pid
+        screen.query_one("#repl-input").insert(
+            "import time\nwhile True:\n    try:\n        time.sleep(0.01)\n"
+            "    except KeyboardInterrupt:\n        pass\n")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.kernel_state == "busy", what="busy kernel")
+        await pilot.press("ctrl+c")  # swallowed by the code: its process is killed
+        await wait_for(pilot, lambda: not screen.repl_running, what="the stop")
+        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
+        assert "ignored the interrupt" in log
+        await wait_for(pilot, lambda: not screen.rebuilding and screen.run.session is not None
+                       and screen.run.session.alive, what="the rebuild")
+        assert screen.run.session.pid != old_pid
+        screen.query_one("#repl-input").insert("names")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        assert "['a', 'b', 'c']" in str(list(screen.repl.query(".repl-entry"))[-1].render())

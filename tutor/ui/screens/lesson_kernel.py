@@ -178,6 +178,8 @@ class LessonKernelMixin:
 
     # ------------------------------------------------------------------ actions
     def action_interrupt(self) -> None:
+        """ctrl+c: a KeyboardInterrupt in the running code; the kernel stops the code's
+        process if it ignores it (the REPL then says so and the namespace is rebuilt)."""
         session = self.run.session
         if session is not None:
             session.interrupt()
