@@ -52,7 +52,8 @@ is never counted.
 Python in the lesson's live namespace. `enter` runs a complete statement (an
 incomplete one, like `for i in x:`, continues on the next line; an empty line
 ends a block), `ctrl+s` runs what is there, `↑`/`↓` walk the history,
-`ctrl+c` interrupts long-running code. Long output is cut; the full value stays
+`ctrl+c` interrupts long-running code (code that ignores the interrupt is
+stopped a second later and the namespace rebuilt). Long output is cut; the full value stays
 in `_`. What you change in the REPL is discarded before the next step runs.
 `:graph EXPR`, `:storage` (or `:storage EXPR`) and `:tree EXPR` draw the autograd
 graph of a tensor, which names share memory, and what a module registered.
