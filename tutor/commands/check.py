@@ -17,6 +17,7 @@ from typing import TextIO
 from tutor.commands.common import add_path_option, catalog_for, print_problems
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
+from tutor.kernel.client import KERNEL_DIED
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _kernel_died_under(check: LessonCheck) -> bool:
     return check.status == "error" and (
-        "the kernel went away" in check.reason or check.reason.startswith("kernel:")
+        KERNEL_DIED in check.reason or check.reason.startswith("kernel:")
     )
 
 

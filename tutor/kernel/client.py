@@ -32,6 +32,9 @@ RESTART_LIMIT = 5
 STABLE_AFTER = 10.0  # seconds of life after which a start counts as good
 
 
+KERNEL_DIED = "ended because the kernel died"  # (in SessionDied messages)
+
+
 class KernelError(RuntimeError):
     """Something went wrong in the kernel; the message is for the learner."""
 
@@ -65,7 +68,7 @@ def describe_exit(code: int | None, sig: int | None) -> str:
         meaning = {
             "SIGSEGV": "a segmentation fault",
             "SIGABRT": "an abort",
-            "SIGKILL": "it was killed (out of memory, or by a timeout)",
+            "SIGKILL": "it was killed: by a timeout, another process or lack of memory",
             "SIGXCPU": "it used more CPU time than a lesson run may",
             "SIGBUS": "a bus error",
             "SIGFPE": "a floating-point exception",
@@ -150,8 +153,9 @@ class Kernel:
         return env
 
     def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> dict[str, Any]:
-        if self.status == "new":
-            self.start()
+        if self.status == "new" or (self.status == "restarting" and self.channel is None
+                                    and self.mode == "fork"):
+            self.start()  # (a kernel that died is restarted when it is next needed)
         if not self._ready.wait(timeout):
             raise KernelDead(f"the kernel did not start within {timeout:.0f} s")
         if self.status == "dead":
@@ -437,7 +441,8 @@ class Session:
             info = self.kernel.exit_info(self.pid)
         self.exit = info
         if info is None:
-            return "ended unexpectedly (the kernel went away)"
+            failure = self.kernel._failure.split(":\n")[0]
+            return f"{KERNEL_DIED}" + (f": {failure}" if failure else "")
         return str(info)
 
     # ------------------------------------------------------------------ ops

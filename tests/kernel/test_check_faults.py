@@ -1,0 +1,78 @@
+"""`tutor check -j 2` over lessons that misbehave: it finishes, in order, and every
+lesson's result is its own (even when one of them kills the kernel)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.kernel
+
+LESSON = """\
+id: {id}
+title: {id}
+topic: faults
+level: 1
+timeout: {timeout}
+steps:
+  - code: |
+{code}
+    predict:
+      - ask: What is x?
+        expect: x
+        kind: number
+        answer: "3"
+"""
+
+GOOD = "x = 1 + 2"
+BAD = {
+    "bad/segfault": ("import ctypes\nctypes.string_at(0)", "SIGSEGV"),
+    "bad/exit": ("import os\nos._exit(1)", "exited with code 1"),
+    "bad/loop": ("while True:\n    pass", "timed out"),
+    "bad/flood": ("while True:\n    print('x' * 1000)", "interrupted"),
+    "bad/zygote": ("import os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\n"
+                   "time.sleep(5)", "because the kernel died: the kernel process crashed with SIGKILL"),
+}
+
+
+def write(directory: Path, n: int, lesson_id: str, code: str) -> None:
+    body = "\n".join("      " + line for line in code.splitlines())
+    (directory / f"{n:02d}.yaml").write_text(
+        LESSON.format(id=lesson_id, code=body, timeout=1))
+
+
+def test_check_survives_every_fault_and_keeps_results_isolated(tmp_path: Path) -> None:
+    order = []
+    n = 0
+    for bad, (code, _) in BAD.items():
+        for good in range(2):
+            order.append(f"good/{bad[4:]}-{good}")
+            write(tmp_path, n, order[-1], GOOD)
+            n += 1
+        order.append(bad)
+        write(tmp_path, n, bad, code)
+        n += 1
+    env = {k: v for k, v in os.environ.items() if k != "TUTOR_PATH"}
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2", str(tmp_path)],
+                          capture_output=True, text=True, timeout=180, env=env)
+    assert time.monotonic() - started < 120
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    lines = [line for line in out.splitlines() if line.startswith(("good/", "bad/"))
+             and " ...." in line]
+    assert [line.split()[0] for line in lines] == order  # in catalog order
+    for line in lines:
+        if line.startswith("good/"):
+            assert " ok (1 prompts" in line, out  # not hurt by its neighbours
+        else:
+            assert " ERROR " in line, out
+    for bad, (_, reason) in BAD.items():
+        detail = [line for line in out.splitlines() if f": {bad}: " in line]
+        assert detail and reason in detail[0], (bad, out)
+    assert f"lessons: {len(order) - len(BAD)} passed, 0 failed, 0 skipped, {len(BAD)} errors" in out
