@@ -27,6 +27,7 @@ class Tmux:
     def __init__(self, width: int, height: int, command: str) -> None:
         self.socket = f"tutor-test-{uuid.uuid4().hex[:8]}"
         self.run("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), command)
+        self.socket_path = self.run("display-message", "-p", "#{socket_path}").strip()
 
     def run(self, *args: str) -> str:
         out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
@@ -53,6 +54,8 @@ class Tmux:
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        if self.socket_path:
+            Path(self.socket_path).unlink(missing_ok=True)
 
 
 @pytest.mark.parametrize("size", [(100, 30), (80, 24)])
