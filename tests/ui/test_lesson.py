@@ -236,3 +236,17 @@ async def test_repl_code_that_ignores_the_interrupt_is_stopped_and_rebuilt(
         await pilot.press("enter")
         await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
         assert "['a', 'b', 'c']" in str(list(screen.repl.query(".repl-entry"))[-1].render())
+
+
+async def test_no_picture_while_a_question_of_the_step_is_open(kernel, make_app) -> None:
+    """A picture after the first question could show the second one's answer."""
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_first_lesson(pilot)
+        screen.picture_spec = lambda: object()  # pretend a picture fits every question
+        await answer(pilot, "12")
+        assert screen.check_action("picture", ()) is False
+        assert "picture" not in verdict_text(screen)
+        await pilot.press("n")
+        await answer(pilot, "a, b, c")
+        assert screen.check_action("picture", ()) is True

@@ -112,7 +112,10 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
             "repl": mode in ("judged", "asking") and self.flow.step_answered,
             "interrupt": self.repl_running or mode == "running",
             "leave_repl": repl_focused,
-            "picture": mode == "judged" and not repl_focused and self.picture_spec() is not None,
+            # like the REPL, only once no question of the step is open: a graph drawn
+            # after the first question could show the next one's answer (a grad_fn)
+            "picture": mode == "judged" and not repl_focused and self.flow.step_answered
+            and self.picture_spec() is not None,
             "back": not repl_focused,
         }
         return allowed.get(action, True)
@@ -184,7 +187,7 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
             parts.append("r: retry")
         if self.flow.step_answered:
             parts.append("ctrl+o: REPL")
-        if self.picture_spec() is not None:
+        if self.flow.step_answered and self.picture_spec() is not None:
             parts.append("p: picture")
         return "   ".join(parts)
 
