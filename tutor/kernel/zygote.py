@@ -652,7 +652,13 @@ class Zygote:
         self.dirty = bool(leftovers)
 
     def watch(self) -> None:
-        """Without a cgroup: stop runs that start more tasks than they may."""
+        """Stop runs that have more tasks (processes and threads) than they may.
+
+        Cheap when nothing happens: one read of /proc/loadavg; the whole process
+        table is read only when the machine's task count rose by half an allowance
+        since the last look.  A cgroup or RLIMIT_NPROC, where available, is the hard
+        bound; this is the per-run one (and the only one for root without a cgroup).
+        """
         total = tasks_total()
         self.task_mark = min(self.task_mark, total)
         step = min(run.processes for run in self.children.values()) // 2
@@ -664,8 +670,7 @@ class Zygote:
             tree = subtree(table, pid)
             tasks = sum(table[p][1] for p in tree if p in table)
             if tasks > run.processes:
-                run.reason = (f"it started more than {run.processes} processes and threads "
-                              "and was stopped")
+                run.reason = f"it started more than {run.processes} processes and threads"
                 _killpg(pid)
                 for p in tree:
                     _kill(p)
