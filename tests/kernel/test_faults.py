@@ -273,7 +273,8 @@ def test_a_fork_bomb_is_stopped_and_cleaned_up(kernel: Kernel) -> None:
         assert "Resource temporarily unavailable" in reply["error"]["message"]
     s.close()
     assert_no_leftovers(kernel, timeout=10)
-    wait_until(lambda: len(_table()) <= before + 5, 10, "the machine's process count to drop")
+    # (other processes may come and go on the machine meanwhile: allow for them)
+    wait_until(lambda: len(_table()) <= before + 50, 10, "the machine's process count to drop")
     assert_healthy(kernel)
 
 
