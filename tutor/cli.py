@@ -6,6 +6,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from tutor import __version__
 from tutor.commands import COMMANDS
@@ -18,6 +19,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `tutor` alone to open the app; `tutor COMMAND -h` for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"tutor {__version__}")
+    parser.add_argument(
+        "--path", action="append", type=Path, default=[], metavar="DIR",
+        help="with no COMMAND: also offer the lessons in DIR (repeatable)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_module, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
@@ -43,14 +48,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     args = parser.parse_args(argv)
     if args.command is None:
-        return _open_app()
+        return _open_app(args.path)
     return 0
 
 
-def _open_app() -> int:
+def _open_app(paths: list[Path]) -> int:
     try:
         from tutor.ui import run_app
     except ImportError as exc:  # the TUI is optional for headless use
         print(f"tutor: the app cannot start: {exc}", file=sys.stderr)
         return 1
-    return run_app()
+    return run_app(paths)

@@ -159,3 +159,18 @@ async def test_progress_that_cannot_be_saved_is_told_not_fatal(kernel, tmp_path)
         await wait_for(pilot, lambda: app.screen.mode == "asking", what="step")
         await pilot.press(*"12", "enter")
         assert app.screen.mode == "judged"
+
+
+async def test_path_adds_lesson_directories_beside_the_bundled_ones(kernel, tutor_home) -> None:
+    # `tutor --path DIR`: the catalog is loaded after the first paint, from DIR and the bundle
+    from ui_helpers import UI_DATA
+
+    from tutor.ui.app import TutorApp
+
+    app = TutorApp(kernel=kernel, store=ProgressStore(tutor_home), paths=[UI_DATA / "lessons"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.catalog is not None, what="catalog loaded")
+        ids = [lesson.id for lesson in app.catalog.lessons]
+        assert "ui/basics" in ids and "samples/accumulate" in ids
+        await wait_for(pilot, lambda: "UI basics" in " ".join(option_texts(app.screen)),
+                       what="fixture lessons listed")

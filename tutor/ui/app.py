@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,9 +38,10 @@ class TutorApp(App[int]):
     kernel_state: reactive[str] = reactive("starting")
 
     def __init__(self, *, catalog: Catalog | None = None, kernel: Kernel | None = None,
-                 store: ProgressStore | None = None) -> None:
+                 store: ProgressStore | None = None, paths: Sequence[Path] = ()) -> None:
         super().__init__()
         self.catalog: Catalog | None = catalog  # None until loaded (after the first paint)
+        self.paths = list(paths)  # lesson directories beside the bundled ones (--path)
         self.own_kernel = kernel is None
         self.kernel = kernel if kernel is not None else Kernel()
         self.store = store if store is not None else ProgressStore()
@@ -67,7 +69,7 @@ class TutorApp(App[int]):
     def load_lessons(self) -> None:
         from tutor.lesson import load_catalog
 
-        self.post_message(CatalogLoaded(load_catalog()))
+        self.post_message(CatalogLoaded(load_catalog(self.paths, with_bundled=True)))
 
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         self.catalog = message.catalog
