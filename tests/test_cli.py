@@ -111,3 +111,15 @@ def test_play_unknown_lesson_suggests() -> None:
 @pytest.mark.parametrize("command", [["check", "--help"], ["play", "--help"], ["--version"]])
 def test_help_works(command: list[str]) -> None:
     assert tutor(*command).returncode == 0
+
+
+def test_play_never_writes_escape_sequences_from_lesson_output(tmp_path: Path) -> None:
+    lesson = tmp_path / "escape.yaml"
+    lesson.write_text(
+        "id: t/escape\ntitle: Escapes\ntopic: t\nsteps:\n"
+        "  - code: print('a\\x1b[2Jb\\x1b]0;owned\\x07c')\n"
+        "    predict:\n      - ask: printed?\n        kind: stdout\n        answer: abc\n")
+    proc = tutor("play", str(lesson), stdin="reveal\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
+    assert "The live value: abc" in proc.stdout

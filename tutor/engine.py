@@ -121,7 +121,9 @@ class LessonRun:
             outcome.error = reply.get("error")
             outcome.observations = reply.get("observations", [])
             if reply.get("interrupted"):
-                outcome.failure = f"step {step.index} was interrupted"
+                err = outcome.error or {}
+                why = err.get("message") or "interrupted"
+                outcome.failure = f"step {step.index} was stopped: {err.get('name')}: {why}"
         outcome.seconds = time.monotonic() - started
         self.outcomes.append(outcome)
         return outcome

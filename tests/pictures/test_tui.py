@@ -24,12 +24,13 @@ steps:
       q = torch.tensor(3., requires_grad=True)
       z = torch.log(x ** q)
       z.backward()
-      B = x.detach()
     predict:
       - ask: What is `x.grad`?
         kind: number
         expect: x.grad
         answer: "0.6"
+  - code: B = x.detach()
+    predict:
       - ask: Do `x` and `B` share memory?
         kind: same_storage
         expect: [x, B]
@@ -91,7 +92,7 @@ async def test_pictures_open_after_a_verdict_and_from_the_repl(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "the lesson again")
 
-        # the next question has a `show:`; it is drawn as written
+        # the next step's question has a `show:`; it is drawn as written
         await pilot.press("n")
         await wait_for(pilot, lambda: screen.mode == "asking", "question 2")
         await pilot.press("y")

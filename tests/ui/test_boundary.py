@@ -70,7 +70,7 @@ def test_only_tutor_ui_imports_textual() -> None:
 
 
 def test_pure_modules_of_the_ui_do_not_import_textual() -> None:
-    code = ("import sys, tutor.ui.flow, tutor.ui.kernel_state, tutor.progress\n"
+    code = ("import sys, tutor.ui.flow, tutor.progress\n"
             "print(sorted(m for m in ('torch', 'textual') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)

@@ -250,3 +250,26 @@ async def test_no_picture_while_a_question_of_the_step_is_open(kernel, make_app)
         await pilot.press("n")
         await answer(pilot, "a, b, c")
         assert screen.check_action("picture", ()) is True
+
+
+async def test_markup_and_escape_sequences_are_shown_literally(kernel, make_app) -> None:
+    # Text from outside the app (answers, output, errors) is never parsed as markup
+    # and never reaches the terminal with escape sequences.
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_first_lesson(pilot)
+        await answer(pilot, "[/] [bold]7")  # not a number: explained, asked again
+        assert screen.mode == "asking"
+        await answer(pilot, "12")
+        await pilot.press("n")
+        await answer(pilot, "'[/]', b, c")  # a list answer that looks like markup
+        assert screen.mode == "judged"
+        assert "[/]" in verdict_text(screen)
+        await pilot.press("ctrl+o")
+        box = screen.query_one("#repl-input")
+        box.insert("print('[/]\\x1b[2J\\x1b]0;title\\x07 done'); '[red]x\\x1b[31m'\n")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
+        assert "[/]" in log and " done" in log and "[red]x" in log
+        assert "\x1b" not in log and "\x07" not in log

@@ -22,6 +22,7 @@ from tutor.commands.common import add_path_option
 from tutor.engine import LessonRun, StepOutcome, judge_prompt, unmet_requirement
 from tutor.judge import Status, display
 from tutor.kernel import Kernel, KernelError
+from tutor.kernel.text import sanitize_output
 from tutor.lesson import LessonError, Prompt, find_lesson
 from tutor.lesson.model import Lesson
 from tutor.pictures import parse_show, render
@@ -69,7 +70,8 @@ class Player:
         return text
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+        """Everything play prints: lesson output included, so made terminal-safe."""
+        print(sanitize_output(text), file=self.out, flush=True)
 
     def block(self, text: str, indent: str = "  ") -> None:
         self.say(textwrap.indent(text.rstrip(), indent))

@@ -121,8 +121,9 @@ class Kernel:
     def start(self) -> None:
         """Launch the kernel process (returns at once; `wait_ready` waits)."""
         with self._lock:
-            if self.status in ("starting", "ready"):
-                return
+            if self.status in ("starting", "ready") or (
+                    self.status == "restarting" and self.channel is not None):
+                return  # running, or already being launched
             self.status = "starting" if self.status == "new" else "restarting"
             self._ready.clear()
             if self.mode == "spawn":  # no zygote: every session is its own process
@@ -144,6 +145,11 @@ class Kernel:
             threading.Thread(target=self._read_control, args=(self.channel, self.proc),
                              name="tutor-kernel-reader", daemon=True).start()
 
+    @property
+    def failure(self) -> str:
+        """Why the kernel process last died ("" if it never did), for the learner."""
+        return self._failure
+
     @staticmethod
     def _env() -> dict[str, str]:
         env = dict(os.environ)
@@ -153,8 +159,7 @@ class Kernel:
         return env
 
     def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> dict[str, Any]:
-        if self.status == "new" or (self.status == "restarting" and self.channel is None
-                                    and self.mode == "fork"):
+        if self.status in ("new", "restarting"):
             self.start()  # (a kernel that died is restarted when it is next needed)
         if not self._ready.wait(timeout):
             raise KernelDead(f"the kernel did not start within {timeout:.0f} s")

@@ -16,7 +16,6 @@ from tutor.kernel import Kernel, KernelError
 from tutor.progress import ProgressStore
 from tutor.ui.commands import LessonCommands
 from tutor.ui.flow import continue_point
-from tutor.ui.kernel_state import ensure_kernel
 from tutor.ui.messages import CatalogLoaded, OpenLesson
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
@@ -50,7 +49,8 @@ class TutorApp(App[int]):
     def on_mount(self) -> None:
         self.push_screen(CatalogScreen())
         if self.store.notice:
-            self.notify(self.store.notice, title="Progress", severity="warning", timeout=12)
+            self.notify(self.store.notice, title="Progress", severity="warning", timeout=12,
+                        markup=False)
         # After the first paint: read the lessons, and launch the kernel (torch loads in
         # the kernel's process; started later, it would compete with the first paint).
         if self.catalog is None:
@@ -75,7 +75,7 @@ class TutorApp(App[int]):
         self.catalog = message.catalog
         if self.catalog.errors:
             self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
-                        "`tutor list` shows why.", severity="warning", timeout=8)
+                        "`tutor list` shows why.", severity="warning", timeout=8, markup=False)
         for screen in self.screen_stack:
             if isinstance(screen, CatalogScreen):
                 screen.refresh_catalog()
@@ -83,16 +83,16 @@ class TutorApp(App[int]):
     # ------------------------------------------------------------------ kernel
     @work(thread=True, exit_on_error=False, group="kernel-start", description="start the kernel")
     def start_kernel(self) -> None:
-        ensure_kernel(self.kernel)
+        self.kernel.wait_ready()
 
     def poll_kernel(self) -> None:
         state = self.kernel.status
         if state == "restarting" and self.kernel.channel is None and not any(
                 w.group == "kernel-start" and w.state is WorkerState.RUNNING for w in self.workers):
             # the kernel process died: say so, and start a new one now (not on next use)
-            why = (getattr(self.kernel, "_failure", "") or "it stopped").splitlines()[0]
+            why = (self.kernel.failure or "it stopped").splitlines()[0]
             self.notify(f"The kernel stopped ({why}); restarting it. Your lesson will re-run "
-                        "its steps.", title="Kernel", severity="warning", timeout=8)
+                        "its steps.", title="Kernel", severity="warning", timeout=8, markup=False)
             self.start_kernel()
         busy = any(w.group in ("kernel", "repl") and w.state is WorkerState.RUNNING
                    for w in self.workers)
@@ -122,10 +122,11 @@ class TutorApp(App[int]):
         error = worker.error
         what = worker.description or worker.name
         if isinstance(error, KernelError):
-            self.notify(f"{what}: {error}", title="Kernel", severity="error", timeout=10)
+            self.notify(f"{what}: {error}", title="Kernel", severity="error", timeout=10,
+                        markup=False)
         else:
             self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error",
-                        timeout=10)
+                        timeout=10, markup=False)
 
     # ------------------------------------------------------------------ lessons
     def continue_target(self) -> tuple[Lesson | None, tuple[int, int]]:
@@ -146,7 +147,7 @@ class TutorApp(App[int]):
 
         lesson = self.catalog.get(message.lesson_id) if self.catalog else None
         if lesson is None:
-            self.notify(f"No lesson {message.lesson_id!r}.", severity="error")
+            self.notify(f"No lesson {message.lesson_id!r}.", severity="error", markup=False)
             return
         p = self.store.lesson(lesson.id)
         resume = not message.fresh and p.status in ("new", "tried") and p.step < len(lesson.steps)

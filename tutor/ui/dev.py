@@ -27,6 +27,7 @@ from tutor.progress import ProgressStore
 from tutor.ui.app import TutorApp
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.lesson import LessonScreen
+from tutor.ui.text import plain
 
 POLL_SECONDS = 0.5
 
@@ -43,7 +44,7 @@ class LoadErrorScreen(TutorScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lesson-body"):
-            yield Static(f"{self.path} does not load; fix it and save, the preview reloads:",
+            yield Static(plain(f"{self.path} does not load; fix it and save, the preview reloads:"),
                          classes="label", markup=False)
             yield Static(self.problems, id="load-problems", markup=False)
         yield Footer()
@@ -120,7 +121,7 @@ class DevApp(TutorApp):
         self.reloads += 1
         self.show_preview(step)
         if self.lesson is not None:
-            self.notify(f"reloaded {self.path.name}", timeout=2)
+            self.notify(f"reloaded {self.path.name}", timeout=2, markup=False)
 
 
 def run_dev(path: Path) -> int:

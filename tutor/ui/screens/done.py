@@ -8,6 +8,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tutor.ui.text import plain
+
 
 class LessonDone(ModalScreen[str]):
     """Dismisses with "next", "catalog" or "stay" (keep exploring in the REPL)."""
@@ -32,8 +34,8 @@ class LessonDone(ModalScreen[str]):
                  + (f", {t['partial']} partly" if t["partial"] else "")
                  + (f", {t['revealed']} revealed" if t["revealed"] else "")]
         with Vertical(id="done-box"):
-            yield Static("\n".join(lines), id="done-text")
-            yield Static(f"Next: {self.next_title}" if self.next_title
+            yield Static(plain("\n".join(lines)), id="done-text")
+            yield Static(plain(f"Next: {self.next_title}") if self.next_title
                          else "That was the last lesson of the course.", id="done-next")
             with Horizontal(id="done-buttons"):
                 if self.next_title:

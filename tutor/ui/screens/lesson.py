@@ -29,6 +29,7 @@ from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.lesson_kernel import LessonKernelMixin
 from tutor.ui.screens.lesson_repl import LessonReplMixin
 from tutor.ui.screens.picture import LessonPictures
+from tutor.ui.text import plain
 from tutor.ui.widgets.answer import AnswerBox
 from tutor.ui.widgets.code_view import CodeView
 from tutor.ui.widgets.inline import inline
@@ -140,9 +141,9 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
         flow = self.flow
         prompt = flow.prompt
         total = flow.total_prompts
-        self.query_one("#lesson-title", Static).update(
+        self.query_one("#lesson-title", Static).update(plain(
             f"{self.lesson.title}  ·  question {min(flow.question_number, total)} of {total}"
-            if total else self.lesson.title)
+            if total else self.lesson.title))
         self.query_one("#verdict").display = False
         self.query_one("#hint-line", Static).display = False
         self.set_note("")
@@ -163,7 +164,7 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
 
     def set_note(self, text: str, tone: str = "") -> None:
         note = self.query_one("#note-line", Static)
-        note.update(text)
+        note.update(plain(text))
         note.display = bool(text)
         note.set_classes(tone)
 
@@ -172,7 +173,8 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
         outcome = self.flow.outcome
         after = self.query_one("#step-after")
         out = (outcome.stdout.strip() if outcome else "")[:2000]
-        self.query_one("#step-output", Static).update(f"The step printed:\n{out}" if out else "")
+        printed = plain(f"The step printed:\n{out}" if out else "")
+        self.query_one("#step-output", Static).update(printed)
         self.query_one("#step-output").display = bool(out)
         explain = self.flow.step.explain or ""
         self.query_one("#step-explain", Static).update(inline(explain))
@@ -231,7 +233,7 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
     def action_hint(self) -> None:
         hint = self.flow.hint()
         line = self.query_one("#hint-line", Static)
-        line.update(f"Hint: {hint}" if hint else "No hint for this question.")
+        line.update(plain(f"Hint: {hint}") if hint else "No hint for this question.")
         line.display = True
 
     def action_reveal(self) -> None:

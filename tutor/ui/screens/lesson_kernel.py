@@ -16,8 +16,8 @@ from textual.widgets import Static
 from tutor.engine import StepOutcome, unmet_requirement
 from tutor.kernel import KernelError, SessionDied, StepTimeout
 from tutor.progress import Attempt
-from tutor.ui.kernel_state import ensure_kernel
 from tutor.ui.messages import ProgressProblem, ReplDone, StepRan
+from tutor.ui.text import plain
 
 
 class LessonKernelMixin:
@@ -33,7 +33,7 @@ class LessonKernelMixin:
         step = self.lesson.steps[upto]
         with self.run_lock:
             try:
-                why = unmet_requirement(self.lesson, ensure_kernel(self.kernel))
+                why = unmet_requirement(self.lesson, self.kernel.wait_ready())
                 if why:
                     outcome = StepOutcome(step, failure=f"This lesson cannot run here: it {why}.")
                     self.post_message(StepRan(outcome, fatal=True))
@@ -134,7 +134,7 @@ class LessonKernelMixin:
                                   f"Restarting it and re-running steps 1–{flow.step_index + 1}…",
                                   tone="-waiting")
                 self.notify(f"Kernel trouble: {outcome.failure}. Rebuilding the lesson…",
-                            severity="warning", timeout=6)
+                            severity="warning", timeout=6, markup=False)
                 self.rebuild(quiet=True)
                 return
             self.mode = "failed"
@@ -172,7 +172,7 @@ class LessonKernelMixin:
 
     def show_failure(self, text: str, tone: str = "-error") -> None:
         box = self.query_one("#failure", Static)
-        box.update(text)
+        box.update(plain(text))
         box.display = bool(text)
         box.set_classes(tone)
 
@@ -190,4 +190,4 @@ class LessonKernelMixin:
         self.restart_kernel()
 
     def on_progress_problem(self, event: ProgressProblem) -> None:
-        self.notify(event.notice, title="Progress", severity="warning", timeout=8)
+        self.notify(event.notice, title="Progress", severity="warning", timeout=8, markup=False)

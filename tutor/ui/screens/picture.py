@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from tutor.kernel import KernelError
 from tutor.pictures import ShowSpec, parse_show, render, suggest
+from tutor.ui.text import plain
 from tutor.ui.widgets.picture import PictureView, picture_content
 
 Fetch = Callable[[ShowSpec], dict[str, Any]]
@@ -69,7 +70,7 @@ class PictureScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="picture-box"):
             with VerticalScroll(id="picture-scroll"):
-                yield Static(f"drawing {self.spec}…", id="picture-wait")
+                yield Static(plain(f"drawing {self.spec}…"), id="picture-wait")
                 yield PictureView(id="picture")
             yield Static("esc: close", id="picture-keys")
 

@@ -19,6 +19,7 @@ from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tutor.lesson.model import Prompt
+from tutor.ui.text import plain
 
 # Format examples only: deliberately values no lesson is likely to have as its answer.
 PLACEHOLDERS = {
@@ -147,7 +148,7 @@ class AnswerBox(Vertical, can_focus=True):
     def _changed(self, event: Input.Changed) -> None:
         if self.prompt is not None and self.prompt.kind in ("set", "list"):
             if self.body is not None:
-                self.body.query_one("#preview", Static).update(items_preview(event.value))
+                self.body.query_one("#preview", Static).update(plain(items_preview(event.value)))
 
     @on(Input.Submitted, "#text-entry")
     def _typed(self, event: Input.Submitted) -> None:

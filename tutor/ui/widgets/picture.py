@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from tutor.pictures import Picture, render
+from tutor.ui.text import plain
 
 STYLES = {
     "title": "bold",
@@ -30,10 +31,9 @@ def picture_content(pic: Picture, title: bool = True) -> Content:
     """The picture as styled Content (one line per picture line)."""
     lines = []
     if title:
-        lines.append(Content.styled(pic.title, "bold"))
+        lines.append(plain(pic.title, "bold"))
     for ln in pic.lines:
-        lines.append(Content.assemble(*((s.text, STYLES.get(s.style, "")) if s.style else s.text
-                                        for s in ln)))
+        lines.append(Content.assemble(*(plain(s.text, STYLES.get(s.style, "")) for s in ln)))
     return Content("\n").join(lines)
 
 

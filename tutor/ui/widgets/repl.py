@@ -21,6 +21,9 @@ from textual.highlight import highlight
 from textual.message import Message
 from textual.widgets import Static, TextArea
 
+from tutor.kernel.text import sanitize_output
+from tutor.ui.text import plain
+
 MAX_LINES = 40
 MAX_CHARS = 4000
 MAX_ENTRIES = 200
@@ -155,19 +158,20 @@ class Repl(Vertical):
 
     def show_reply(self, reply: dict[str, Any]) -> None:
         if reply.get("stdout"):
-            self.write(Content(truncate(reply["stdout"].rstrip("\n"))), "-stdout")
+            self.write(plain(truncate(reply["stdout"].rstrip("\n"))), "-stdout")
         if reply.get("stderr"):
-            self.write(Content(truncate(reply["stderr"].rstrip("\n"))), "-stderr")
+            self.write(plain(truncate(reply["stderr"].rstrip("\n"))), "-stderr")
         if reply.get("value") is not None:
-            self.write(highlight(truncate(str(reply["value"])), language="python"), "-value")
+            value = sanitize_output(truncate(str(reply["value"])))
+            self.write(highlight(value, language="python"), "-value")
         error = reply.get("error")
         if error:
             text = (error.get("traceback") or f"{error.get('name')}: {error.get('message')}")
-            self.write(Content(truncate(text.rstrip("\n"), lines=30)), "-error")
+            self.write(plain(truncate(text.rstrip("\n"), lines=30)), "-error")
         self.set_running(False)
 
     def show_problem(self, text: str) -> None:
-        self.write(Content(text), "-problem")
+        self.write(plain(text), "-problem")
         self.set_running(False)
 
     def focus_input(self) -> None:

@@ -8,6 +8,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from tutor.judge import Verdict
+from tutor.kernel.text import sanitize_output
+from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline
 
 HEADINGS = {
@@ -28,7 +30,7 @@ def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
 
 def aligned(text: str) -> str:
     """Multi-line values line up under the first line (after the 10-column label)."""
-    return clip(text.rstrip()).replace("\n", "\n" + " " * 10)
+    return clip(sanitize_output(text).rstrip()).replace("\n", "\n" + " " * 10)
 
 
 def side_by_side(answer: str, live: str) -> Content:
@@ -54,10 +56,10 @@ class VerdictPanel(Vertical, can_focus=True):
              feedback: str | None, explain: str | None, keys: str) -> None:
         for name in HEADINGS:
             self.set_class(name == status, f"-{name}")
-        self.query_one("#verdict-title", Static).update(title)
+        self.query_one("#verdict-title", Static).update(plain(title))
         self.query_one("#verdict-values", Static).update(values)
         detail = self.query_one("#verdict-details", Static)
-        detail.update(details)
+        detail.update(plain(details))
         detail.display = bool(details)
         fb = self.query_one("#verdict-feedback", Static)
         fb.update(inline(f"» {feedback.strip()}") if feedback else "")
