@@ -101,3 +101,5 @@ async def test_dev_starts_on_a_broken_file_and_recovers(kernel, tmp_path: Path):
         save(path, LESSON.format(title="Now it loads"))
         await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
         assert app.screen.lesson.title == "Now it loads"
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", "the preview's step to run")
