@@ -261,3 +261,24 @@ def test_stdout_truncated() -> None:
     live = {"type": "str", "value": "a" * 50, "truncated": True}
     v = judge(JudgeSpec("stdout"), "a" * 60, live)
     assert v.status is X and "can't confirm" in v.message
+
+
+# ---- review fixes: one-letter words, code on the left, "not <adjective>" -----------
+
+
+@pytest.mark.parametrize(
+    "text, live",
+    [("t.is_contiguous() = False", False), ("t.is_contiguous() == False", False),
+     ("y.is_leaf = False", False), ("y.is_leaf: False", False), ("B.requires_grad = True", True),
+     ("not contiguous", False), ("not a leaf", False)],
+)  # fmt: skip
+def test_bool_code_and_not_phrases(text: str, live: bool) -> None:
+    assert status("bool", text, b(live)) is C, text
+    assert status("bool", text, b(not live)) is X, text
+
+
+def test_bool_one_letter_is_a_word_only_on_its_own() -> None:
+    # `t.…` / `y.…` / `t is …` name a variable: they must never read as True
+    assert status("bool", "t is not contiguous", b(False)) is INV
+    assert status("bool", "t", b(True)) is C
+    assert status("bool", "n, it is not", b(False)) is C

@@ -25,6 +25,12 @@ _SEPARATE = re.compile(
 )
 _NEG = re.compile(r"\b(?:not|no|never|cannot|without)\b|n't\b|\b(?:dont|doesnt|isnt|arent|wont)\b")
 _SEPARATOR = re.compile(r"\s*(?:$|[,.;:!\-(])")
+# a one-letter answer (y, n, t, f) is a word only on its own: `t.is_contiguous()`
+# or `y.is_leaf` is a variable, not "true" / "yes"
+_LETTER_END = re.compile(r"\s*(?:$|[,;!])")
+# `t.is_contiguous() = False`, `y.is_leaf == True`, `B.requires_grad: no`
+_CODE_LHS = re.compile(r"[a-z_][\w.\[\]'\"]*(?:\(\))?\s*(?:==?|:)\s*(?=\S)")
+_UNSURE = frozenset({"sure", "certain", "know", "known", "clear", "decided"})
 
 # exceptions
 BUILTIN_MRO: dict[str, list[str]] = {
@@ -81,11 +87,16 @@ def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
     low = collapse(_require(text).casefold())
     if low in NONE_WORDS:
         return NoneP()
+    lhs = _CODE_LHS.match(low)
+    if lhs and lhs.end() < len(low):
+        low = low[lhs.end() :]
     m = _TENSOR_BOOL.fullmatch(low)
     if m:
         return BoolP(m.group(1) in ("true", "1"))
     m = _FIRST.match(low)
     first = m.group() if m else ""
+    if len(first) == 1 and first.isalpha() and not _LETTER_END.match(low, 1):
+        first = ""
     if first in YES - {"t"} or first in ("nope", "nah", "false"):
         return BoolP(first in YES)
     if same_storage:
@@ -99,6 +110,8 @@ def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
             return BoolP(word in NO)
         if word in YES:
             return BoolP(False)
+        if word and word[0].isalpha() and word not in _UNSURE:
+            return BoolP(False)  # "not contiguous", "not a leaf"
     elif first in YES or first in NO:
         return BoolP(first in YES)
     if first and first[0].isdigit() and float(first) in (0.0, 1.0):
