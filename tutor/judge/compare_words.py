@@ -13,6 +13,7 @@ from .numbers import as_live, matches
 from .obs import Obs, otype, single_number, token, truncated
 from .outcome import Outcome, correct, incorrect
 from .parse_words import text_key
+from .phrases import lead_in, says_none
 from .predictions import BoolP, ExcP, StdoutP, TextP
 from .text import NONE_WORDS, collapse, short, strip_noise
 
@@ -54,12 +55,38 @@ def _number_text(text: str) -> Num | None:
     return node if isinstance(node, Num) else None
 
 
+_ARTICLE = re.compile(r"(?:a|an|the)\s+(\S.*)", re.I)
+_CLASS_REPR = re.compile(r"<class\s+'([\w.]+)'>")
+
+
+def _text_forms(typed: str) -> list[str]:
+    """The typed token, and the same without form around it: a leading
+    `z.grad_fn =` / `it is`, an article ("a tuple"), `<class 'tuple'>`."""
+    out = [typed]
+    rest = lead_in(collapse(strip_noise(typed)))
+    if rest:
+        out.append(rest)
+    for v in list(out):
+        for pattern in (_ARTICLE, _CLASS_REPR):
+            m = pattern.fullmatch(v.strip())
+            if m:
+                out.append(m.group(1))
+    return out
+
+
 def text_matches(typed: str, live: Obs) -> bool:
-    """Does the typed token name the live value?"""
+    """Does the typed token (or the same token without form around it) name
+    the live value?"""
+    if otype(live) == "none":
+        return says_none(strip_noise(typed)) or any(
+            text_key(v) in NONE_WORDS for v in _text_forms(typed)
+        )
+    return any(_token_matches(v, live) for v in _text_forms(typed))
+
+
+def _token_matches(typed: str, live: Obs) -> bool:
     t = otype(live)
     a = text_key(typed)
-    if t == "none":
-        return a in NONE_WORDS
     if t == "dtype" or (t == "str" and dtypes.canonical(str(live.get("value"))) is not None):
         name = dtypes.canonical(typed.strip())
         live_name = dtypes.canonical(str(live.get("value")))

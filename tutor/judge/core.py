@@ -39,6 +39,7 @@ from .predictions import (
     TensorP,
     TextP,
 )  # fmt: skip
+from .phrases import says_none, lead_in
 from .pseudo import to_observation
 from .text import clean, short
 from .verdict import JudgeSpec, Status, Verdict
@@ -65,23 +66,44 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     t = clean(text)
     if not t:
         raise InvalidPrediction("Type an answer.")
-    if kind == "number":
-        return read_number_pred(t)
-    if kind == "tensor":
-        return read_tensor_pred(t)
+    if kind in _VALUE_READERS:
+        return _read_value(kind, t)
     if kind in ("bool", "same_storage"):
         return read_bool_pred(t, same_storage=kind == "same_storage")
     if kind == "choice":
         if not spec.choices:
             raise InvalidPrediction("This prompt has no choices to pick from.")
         return read_choice_pred(t, spec.choices)
-    if kind in ("set", "list"):
-        return read_items_pred(t)
-    if kind == "shape":
-        return read_shape_pred(t)
-    if kind == "dtype":
-        return read_dtype_pred(t)
     return read_exception_pred(t)
+
+
+_VALUE_READERS = {
+    "number": read_number_pred, "tensor": read_tensor_pred, "set": read_items_pred,
+    "list": read_items_pred, "shape": read_shape_pred, "dtype": read_dtype_pred,
+}  # fmt: skip
+
+
+def _read_value(kind: str, t: str) -> Pred:
+    """Read a value kind; when the text can't be read as it stands, try it as a
+    None phrase ("no grad", "it's None") or without a lead-in (`x.grad = 0.6`,
+    `state_dict keys: a, b`)."""
+    reader = _VALUE_READERS[kind]
+    try:
+        return reader(t)
+    except InvalidPrediction as e:
+        error = e
+    none_ok = kind not in ("set", "list")  # there "nothing" means empty
+    if none_ok and says_none(t):
+        return NoneP()
+    rest = lead_in(t)
+    if rest:
+        if none_ok and says_none(rest):
+            return NoneP()
+        try:
+            return reader(rest)
+        except InvalidPrediction:
+            pass
+    raise error
 
 
 def live_choice(live: Obs, choices: tuple[str, ...]) -> int | None:

@@ -1,0 +1,80 @@
+"""Plain-language wrappers learners type around an answer (tutor/judge/phrases.py):
+None phrases, `name = value` lead-ins, labels. Form, never substance."""
+
+from __future__ import annotations
+
+import pytest
+from judge_obs import INV, NONE, C, X, f, s, status, t
+
+from tutor.judge import JudgeSpec, judge
+
+F32_06 = 0.6000000238418579
+KEYS = {"type": "dict", "items": [[s("a"), NONE], [s("b"), NONE]]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no grad", "no gradient", "it's None", "it is None", "nothing", "nothing yet",
+     "None (y is not a leaf)", "none, y is not a leaf", "y.grad = None", "y.grad is None",
+     "no grad yet", "not computed"],
+)  # fmt: skip
+@pytest.mark.parametrize("kind", ["number", "tensor", "shape", "dtype"])
+def test_none_phrases_in_value_kinds(kind: str, text: str) -> None:
+    assert status(kind, text, NONE) is C, (kind, text)
+
+
+@pytest.mark.parametrize("text", ["no grad", "it's None", "x.grad = None"])
+def test_a_none_phrase_is_wrong_for_a_value(text: str) -> None:
+    v = judge(JudgeSpec("number"), text, f(F32_06))
+    assert v.status is X and v.message == "The live value is 0.6000, not None."
+    assert status("tensor", text, t([3.0, 1.0], [2])) is X
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["None", "no grad_fn", "no grad fn", "nothing", "it has none", "it's None",
+     "a.grad_fn = None", "a.grad_fn is None", "None (a is a leaf)"],
+)  # fmt: skip
+def test_none_phrases_for_a_none_grad_fn(text: str) -> None:
+    assert status("text", text, NONE) is C, text
+    assert status("text", text, {"type": "grad_fn", "name": "CloneBackward0"}) is X, text
+
+
+def test_none_feedback_key_matches_a_none_phrase() -> None:
+    spec = JudgeSpec("text", feedback=(("None", "fb"),))
+    v = judge(spec, "no grad_fn", {"type": "grad_fn", "name": "CloneBackward0"})
+    assert v.status is X and v.feedback == "fb"
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "live"),
+    [("number", "x.grad = 0.6", f(F32_06)), ("number", "x.grad is 0.6", f(F32_06)),
+     ("number", "= 0.6", f(F32_06)), ("number", "x.grad: 0.6", f(F32_06)),
+     ("tensor", "b = tensor([3., 1.])", t([3.0, 1.0], [2])),
+     ("shape", "t.shape = (3, 2)", {"type": "size", "value": [3, 2]}),
+     ("dtype", "m.dtype = torch.int64", {"type": "dtype", "value": "int64"}),
+     ("set", "state_dict keys: a, b", KEYS), ("set", "keys: b, a", KEYS),
+     ("list", "named_children: nothing", {"type": "list", "items": []}),
+     ("text", "z.grad_fn = LogBackward0", {"type": "grad_fn", "name": "LogBackward0"}),
+     ("text", "it is LogBackward0", {"type": "grad_fn", "name": "LogBackward0"}),
+     ("text", "a tuple", s("tuple")), ("text", "<class 'tuple'>", s("tuple"))],
+)  # fmt: skip
+def test_lead_ins_are_form(kind: str, text: str, live: dict) -> None:
+    assert status(kind, text, live) is C, (kind, text)
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "live"),
+    [("number", "x.grad = 0.5", f(F32_06)), ("number", "x.grad is 1.2", f(F32_06)),
+     ("shape", "t.shape = (2, 3)", {"type": "size", "value": [3, 2]}),
+     ("text", "z.grad_fn = MulBackward0", {"type": "grad_fn", "name": "LogBackward0"}),
+     ("text", "a list", s("tuple"))],
+)  # fmt: skip
+def test_lead_ins_keep_substance(kind: str, text: str, live: dict) -> None:
+    assert status(kind, text, live) is X, (kind, text)
+
+
+def test_set_nothing_still_means_empty() -> None:
+    assert status("set", "nothing", {"type": "list", "items": []}) is C
+    assert status("set", "nothing", KEYS) is X
+    assert status("number", "x.grad = ", f(F32_06)) is INV
