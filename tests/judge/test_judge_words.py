@@ -282,3 +282,14 @@ def test_bool_one_letter_is_a_word_only_on_its_own() -> None:
     assert status("bool", "t is not contiguous", b(False)) is INV
     assert status("bool", "t", b(True)) is C
     assert status("bool", "n, it is not", b(False)) is C
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("MyPowBackward", C), ("torch.autograd.function.MyPowBackward", C),
+     ("<torch.autograd.function.MyPowBackward object at 0x7f8b2c>", C),
+     ("torch.autograd.function.MyPow", X), ("MyPowBackward0", X), ("foo.PowBackward0", X)],
+)  # fmt: skip
+def test_custom_function_grad_fn_printed_with_its_module(text: str, expected: object) -> None:
+    # print(y.grad_fn) shows <torch.autograd.function.MyPowBackward object at …>
+    assert status("text", text, {"type": "grad_fn", "name": "MyPowBackward"}) is expected, text

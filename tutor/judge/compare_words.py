@@ -106,6 +106,9 @@ def _token_matches(typed: str, live: Obs) -> bool:
     tok = token(live)
     if tok is None:
         return a == text_key(display(live))
+    if t == "grad_fn" and "." in a and "." not in tok:
+        # a custom Function prints as <torch.autograd.function.MyPowBackward …>
+        a = a.rsplit(".", 1)[-1]
     return a == text_key(tok)
 
 
