@@ -78,3 +78,22 @@ def test_set_nothing_still_means_empty() -> None:
     assert status("set", "nothing", {"type": "list", "items": []}) is C
     assert status("set", "nothing", KEYS) is X
     assert status("number", "x.grad = ", f(F32_06)) is INV
+
+
+@pytest.mark.parametrize(
+    ("text", "live", "expected"),
+    [("zero", {"type": "int", "value": 0}, C), ("zero", f(0.0), C), ("zero", f(F32_06), X),
+     ("four", {"type": "int", "value": 4}, C), ("seven", {"type": "int", "value": 7}, C),
+     ("minus four", f(-4.0), C), ("four", f(-4.0), X),
+     ("4000 bytes", {"type": "int", "value": 4000}, C), ("0 bytes", {"type": "int", "value": 0}, C),
+     ("3 modules", {"type": "int", "value": 3}, C), ("4 bytes", {"type": "int", "value": 8}, X),
+     ("about 0.6", f(F32_06), C), ("~0.6", f(F32_06), C), ("\u2248 0.6", f(F32_06), C),
+     ("about 0.5", f(F32_06), X), ("gap = 8 bytes", {"type": "int", "value": 8}, C)],
+)  # fmt: skip
+def test_number_words_units_and_about(text: str, live: dict, expected: object) -> None:
+    assert status("number", text, live) is expected, text
+
+
+def test_number_words_do_not_widen_other_kinds() -> None:
+    assert status("shape", "three", {"type": "size", "value": [3]}) is INV
+    assert status("number", "8 KB", {"type": "int", "value": 8}) is INV

@@ -39,7 +39,7 @@ from .predictions import (
     TensorP,
     TextP,
 )  # fmt: skip
-from .phrases import says_none, lead_in
+from .phrases import lead_in, number_forms, says_none
 from .pseudo import to_observation
 from .text import clean, short
 from .verdict import JudgeSpec, Status, Verdict
@@ -93,16 +93,18 @@ def _read_value(kind: str, t: str) -> Pred:
     except InvalidPrediction as e:
         error = e
     none_ok = kind not in ("set", "list")  # there "nothing" means empty
-    if none_ok and says_none(t):
-        return NoneP()
     rest = lead_in(t)
-    if rest:
-        if none_ok and says_none(rest):
+    for text in (t, rest) if rest else (t,):
+        if none_ok and says_none(text):
             return NoneP()
-        try:
-            return reader(rest)
-        except InvalidPrediction:
-            pass
+        forms = [text] if text is not t else []
+        if kind == "number":
+            forms += number_forms(text)
+        for form in forms:
+            try:
+                return reader(form)
+            except InvalidPrediction:
+                pass
     raise error
 
 

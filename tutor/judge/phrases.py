@@ -47,3 +47,36 @@ def lead_in(text: str) -> str | None:
         if m:
             return text[m.end() :].strip()
     return None
+
+
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+_SIGN_WORDS = {"minus": "-", "negative": "-", "plus": "", "positive": ""}
+_APPROX = re.compile(
+    r"^(?:~|\u2248|about|approx\.?|approximately|around|roughly|circa|nearly|almost)\s*(?=\S)",
+    re.I,
+)
+_UNIT = re.compile(
+    r"\s+(?:bytes?|elements?|items?|values?|numbers?|params?|parameters?|modules?|calls?"
+    r"|times?|entries|entry)$",
+    re.I,
+)
+
+
+def number_forms(text: str) -> list[str]:
+    """Other ways to read a number answer: without "about"/"~", without a
+    counting unit ("4000 bytes", "3 modules"), and number words ("zero",
+    "minus four") as digits."""
+    t = collapse(text)
+    t = _APPROX.sub("", t)
+    t = _UNIT.sub("", t)
+    words = t.casefold().split()
+    if words and words[-1] in _NUMBER_WORDS and len(words) <= 2:
+        sign = _SIGN_WORDS.get(words[0], None) if len(words) == 2 else ""
+        if sign is not None:
+            t = sign + _NUMBER_WORDS[words[-1]]
+    return [t] if t != collapse(text) else []
