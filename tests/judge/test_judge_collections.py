@@ -169,3 +169,17 @@ def test_and_separates_items_in_plain_language() -> None:
     assert status("set", "0 and 2", seq("set", f(0.0), f(2.0))) is C
     assert status("list", "weight, bias and scale", keys("weight", "bias", "scale")) is C
     assert status("list", "bias and weight", keys("weight", "bias")) is P  # order still counts
+
+
+def test_a_one_d_tensor_for_a_collection_of_numbers_is_its_elements() -> None:
+    values = {"type": "list", "items": [{"type": "float", "value": 0.0},
+                                        {"type": "float", "value": 2.0}]}  # fmt: skip
+    assert status("set", "tensor([0., 2.])", values) is C
+    assert status("set", "tensor([2., 0.])", values) is C
+    assert status("set", "tensor([0., 1.])", values) is P
+    assert status("set", "tensor([1.])", values) is X
+    assert status("list", "tensor([2., 0.])", values) is P
+    # a live list holding one tensor is still matched as that tensor
+    one = {"type": "list", "items": [t([0.0, 2.0], [2])]}
+    assert status("list", "tensor([0., 2.])", one) is C
+    assert status("list", "[tensor([0., 2.])]", one) is C

@@ -119,6 +119,11 @@ def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outco
     if lives is None:
         return incorrect(f"The live value is {exp}, not a collection of items.")
     preds = list(p.items)
+    one = preds[0] if len(preds) == 1 else None
+    if isinstance(one, TensorP) and len(one.shape) == 1:
+        if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
+            # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
+            preds = [b if isinstance(b, bool) else NumP(b) for b in one.leaves]
     if kind == "set":
         preds = list({pred_text(x): x for x in preds}.values())
         lives = list({key(x): x for x in lives}.values())
