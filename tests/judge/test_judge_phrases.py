@@ -97,3 +97,21 @@ def test_number_words_units_and_about(text: str, live: dict, expected: object) -
 def test_number_words_do_not_widen_other_kinds() -> None:
     assert status("shape", "three", {"type": "size", "value": [3]}) is INV
     assert status("number", "8 KB", {"type": "int", "value": 8}) is INV
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "words"),
+    [("tensor", "[0.1]*10", "I don't compute expressions such as [0.1]*10"),
+     ("tensor", "[0.1] * 10", "write the value itself. Write a tensor like tensor([3., 1.])"),
+     ("number", "log(125)", "write the value itself. Type one number, like 0.6"),
+     ("number", "0,6", "without a comma"), ("number", "4,000", "without a comma"),
+     ("number", "60%", "Type one number, like 0.6"),
+     ("shape", "(3, 2", "Write a shape like (2, 3)"),
+     ("list", "[1 2 2]", "Separate the values with commas"),
+     ("set", "['a', 'b'", "List the items, like ['a', 'b']")],
+)  # fmt: skip
+def test_invalid_messages_say_how_to_write_it(kind: str, text: str, words: str) -> None:
+    live = {"number": f(F32_06), "tensor": t([0.1] * 10, [10]), "shape": {"type": "size",
+            "value": [3, 2]}, "list": {"type": "list", "items": []}, "set": KEYS}[kind]  # fmt: skip
+    v = judge(JudgeSpec(kind), text, live)
+    assert v.status is INV and words in v.message, v.message

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..kinds import KINDS
 from . import compare_items as ci
 from . import compare_values as cv
@@ -105,7 +107,34 @@ def _read_value(kind: str, t: str) -> Pred:
                 return reader(form)
             except InvalidPrediction:
                 pass
-    raise error
+    raise InvalidPrediction(_how_to(kind, t, error.message))
+
+
+_HOW = {
+    "number": "Type one number, like 0.6, -4.0, 1.6094 or tensor(0.6000).",
+    "tensor": "Write a tensor like tensor([3., 1.]) or [3, 1] (or None).",
+    "set": "List the items, like ['a', 'b'] or a, b (or [] for none).",
+    "list": "List the items in order, like ['a', 'b'] or a, b (or [] for none).",
+    "shape": "Write a shape like (2, 3), 2x3 or torch.Size([2, 3]).",
+    "dtype": "Write a dtype like torch.float32, int64 or long.",
+}  # fmt: skip
+_EXPRESSION = re.compile(r"[*/]|\b(?:log|ln|exp|sqrt|full|ones|zeros|sum|mean|repeat)\(")
+_SPACED = re.compile(r"[0-9.]\s+[0-9.+-]")
+_DIGIT_COMMA = re.compile(r"^[+-]?[0-9]+,[0-9]+$")
+
+
+def _how_to(kind: str, text: str, message: str) -> str:
+    """An invalid answer's message, ending with how to write this kind."""
+    if kind == "number" and _DIGIT_COMMA.match(text):
+        return "Write the number without a comma: 4000, or 0.6 with a decimal point."
+    how = _HOW[kind]
+    if _EXPRESSION.search(text):
+        return f"I don't compute expressions such as {short(text, 30)}: write the value itself. {how}"
+    if "expected ']'" in message and _SPACED.search(text):
+        return "Separate the values with commas, like [1, 2, 2]."
+    if any(w in message for w in (how, "like", "e.g.", "Try ")):
+        return message
+    return f"{message} {how}"
 
 
 def live_choice(live: Obs, choices: tuple[str, ...]) -> int | None:
