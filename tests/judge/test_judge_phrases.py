@@ -115,3 +115,23 @@ def test_invalid_messages_say_how_to_write_it(kind: str, text: str, words: str) 
             "value": [3, 2]}, "list": {"type": "list", "items": []}, "set": KEYS}[kind]  # fmt: skip
     v = judge(JudgeSpec(kind), text, live)
     assert v.status is INV and words in v.message, v.message
+
+
+def test_messages_read_as_plain_english() -> None:
+    one = {"type": "list", "items": [s("first")]}
+    assert judge(JudgeSpec("list"), "first", one).message == "Right: the one item."
+    assert judge(JudgeSpec("list"), "[]", {"type": "list", "items": []}).message == (
+        "Right: it is empty."
+    )
+    assert judge(JudgeSpec("list"), "[]", one).message == "The live value has 1 item: ['first']."
+    v = judge(JudgeSpec("number"), "1.3", f(1.2000000476837158))
+    assert v.details == ("At 1 decimal the live value is 1.2.",)
+    exc = {"type": "exception", "name": "TypeError", "message": "bad call.",
+           "mro": ["TypeError", "Exception", "BaseException"]}  # fmt: skip
+    assert judge(JudgeSpec("exception"), "TypeError", exc).message == (
+        "Right: it raises TypeError: bad call."
+    )
+    assert judge(JudgeSpec("exception"), "no error", exc).message == "It raised TypeError: bad call."
+    assert "which is an Exception" in judge(JudgeSpec("exception"), "Exception", exc).message
+    nums = {"type": "list", "items": [f(0.0), f(2.0)]}
+    assert not judge(JudgeSpec("set"), "[0., 1.]", nums).message.endswith("..")

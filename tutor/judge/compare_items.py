@@ -134,7 +134,11 @@ def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outco
     in_order = all(i == j for i, j in pairs.items())
     if not missing and not extra:
         if kind == "set" or in_order:
-            return correct(f"Right: all {n} items{'' if kind == 'set' else ', in order'}.")
+            if n == 0:
+                return correct("Right: it is empty.")
+            what = "the one item" if n == 1 else f"all {n} items"
+            order = "" if kind == "set" or n < 2 else ", in order"
+            return correct(f"Right: {what}{order}.")
         return partial("Right items, wrong order.", f"The live order is {exp}.")
     parts = []
     if missing:
@@ -142,7 +146,7 @@ def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outco
     if extra:
         parts.append(f"not in the live value: {_names(extra)}")
     if not preds:
-        return incorrect(f"The live value has {n} items: {exp}.")
+        return incorrect(f"The live value has {n} item{'' if n == 1 else 's'}: {exp}.")
     if not lives:
         return incorrect(f"The live value is empty: {exp}.")
     if right == 0:
@@ -150,4 +154,5 @@ def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outco
     if not missing:
         verb = "is" if len(extra) == 1 else "are"
         return partial(f"All {n} live items are there, but also {_names(extra)}, which {verb} not.")
-    return partial(f"{right} of {n} right; {'; '.join(parts)}.")
+    text = f"{right} of {n} right; {'; '.join(parts)}"
+    return partial(text if text.endswith(".") else text + ".")

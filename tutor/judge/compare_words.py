@@ -123,6 +123,15 @@ def compare_text(p: TextP, live: Obs) -> Outcome:
     return incorrect(f"You said {short(p.token)}; the live value is {exp}.", *details)
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1].casefold() in "aeiou" else "a"
+
+
+def _sentence(text: str) -> str:
+    """End with one period (an exception message may already end with one)."""
+    return text if text.endswith((".", "\u2026", "!", "?")) else text + "."
+
+
 def compare_exception(p: ExcP, live: Obs) -> Outcome:
     t = otype(live)
     if t == "none":
@@ -136,16 +145,17 @@ def compare_exception(p: ExcP, live: Obs) -> Outcome:
     msg = str(live.get("message", ""))
     raised = f"{name}: {short(msg, 200)}" if msg else name
     if p.mode == "none":
-        return incorrect(f"It raised {raised}.")
+        return incorrect(_sentence(f"It raised {raised}"))
     if p.mode == "any":
-        return correct(f"Right: it raises {raised}.")
+        return correct(_sentence(f"Right: it raises {raised}"))
     typed = p.name.casefold()
     if typed == last.casefold():
-        return correct(f"Right: it raises {raised}.")
+        return correct(_sentence(f"Right: it raises {raised}"))
     mro = [str(m).rsplit(".", 1)[-1].casefold() for m in live.get("mro", [])]
     if typed in mro:
         return correct(
-            f"Right: it raises {name}, which is a {p.name}; the exact type is {name}.",
+            f"Right: it raises {name}, which is {_article(p.name)} {p.name}; "
+            f"the exact type is {name}.",
             f"{raised}",
         )
     return incorrect(f"It raised {name}, not {p.name}.", raised)

@@ -154,7 +154,8 @@ def hint(pred: NumLit, live: int | float) -> str | None:
             f"(the live value is {fmt_float(float(live))})."
         )
     if 0 < pred.decimals <= 8 and pred.sig >= 2:
-        return f"At {pred.decimals} decimals the live value is {float(live):.{pred.decimals}f}."
+        unit = "decimal" if pred.decimals == 1 else "decimals"
+        return f"At {pred.decimals} {unit} the live value is {float(live):.{pred.decimals}f}."
     return None
 
 
