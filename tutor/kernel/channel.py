@@ -114,7 +114,7 @@ class Channel:
                     self.fds.extend(fds)
                 else:
                     chunk = self.sock.recv(1 << 20)
-            except socket.timeout:
+            except TimeoutError:
                 raise ChannelTimeout() from None
             except (ConnectionResetError, OSError) as exc:
                 raise ChannelClosed(str(exc)) from None

@@ -70,7 +70,10 @@ def safe_repr(value: Any, limit: int = MAX_REPR) -> str:
 
 
 def exception(exc: BaseException) -> dict[str, Any]:
-    message = str(exc) if not isinstance(exc, KeyError) else safe_repr(exc.args[0] if exc.args else "")
+    if isinstance(exc, KeyError):
+        message = safe_repr(exc.args[0] if exc.args else "")
+    else:
+        message = str(exc)
     return {
         "type": "exception",
         "name": type(exc).__name__,

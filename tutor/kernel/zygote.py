@@ -65,332 +65,33 @@ if __name__ == "__main__":  # a kernel process: a stray Ctrl-C must not kill the
 import torch  # noqa: E402  (after the thread pins above, on purpose)
 
 from tutor.kernel.channel import Channel, ChannelClosed  # noqa: E402
+from tutor.kernel.procs import (  # noqa: E402
+    KERNEL_TASK_LIMIT,
+    PR_SET_CHILD_SUBREAPER,
+    PR_SET_PDEATHSIG,
+    PROCESS_LIMIT,
+    TASKS_ENV,
+    Cgroup,
+    children_of,
+    kill_descendants,
+    kill_group,
+    kill_pid,
+    libc,
+    prctl,
+    process_table,
+    subtree,
+    tasks_total,
+    thread_count,
+    user_tasks,
+    vm_size,
+)
 from tutor.kernel.session import LessonSession  # noqa: E402
 
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
 MADV_COLLAPSE = 25  # Linux >= 6.1
-
 FILE_LIMIT = 64 << 20  # bytes a lesson may write to one file
 ADDRESS_SPACE_HEADROOM = 8 << 30  # bytes of virtual memory a lesson may add
 WARM_SEED = 0  # the zygote's torch/numpy generators are left seeded with it
-PROCESS_LIMIT = 512  # tasks (processes and threads) one lesson run may have
-KERNEL_TASK_LIMIT = 1024  # tasks of the whole kernel, where a pids cgroup is available
 CPU_SECONDS = 30  # CPU seconds per request: a safety net beyond the wall timeout
-NO_CGROUP_ENV = "TUTOR_KERNEL_NO_CGROUP"  # set to 1 to test the fallback (watchdog)
-TASKS_ENV = "TUTOR_KERNEL_TASKS"  # overrides KERNEL_TASK_LIMIT (tests)
-
-_LIBC: Any = None
-
-
-def _libc() -> Any:
-    global _LIBC
-    if _LIBC is None:
-        _LIBC = ctypes.CDLL(None, use_errno=True)
-    return _LIBC
-
-
-def _prctl(option: int, value: int) -> None:
-    try:
-        _libc().prctl(option, value, 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: best effort
-        pass
-
-
-def thread_count() -> int:
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("Threads:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 1
-
-
-def _vm_size() -> int:
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 1 << 30
-
-
-def _kill(pid: int, sig: int = signal.SIGKILL) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _killpg(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-# ------------------------------------------------------------------ /proc helpers
-
-
-def children_of(pid: int) -> list[int]:
-    """Direct children of `pid` (all its threads), without scanning all of /proc."""
-    out: list[int] = []
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out += [int(p) for p in f.read().split()]
-        except (OSError, ValueError):
-            continue
-    return out
-
-
-def process_table() -> dict[int, tuple[int, int]]:
-    """pid -> (ppid, threads) for every process (one pass over /proc)."""
-    table: dict[int, tuple[int, int]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                raw = f.read()
-        except OSError:
-            continue
-        fields = raw[raw.rfind(b")") + 2:].split()
-        try:
-            table[int(name)] = (int(fields[1]), int(fields[17]))
-        except (IndexError, ValueError):
-            continue
-    return table
-
-
-def subtree(table: dict[int, tuple[int, int]], root: int) -> list[int]:
-    kids: dict[int, list[int]] = {}
-    for pid, (ppid, _) in table.items():
-        kids.setdefault(ppid, []).append(pid)
-    out, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        out.append(pid)
-        todo += kids.get(pid, ())
-    return out
-
-
-def tasks_total() -> int:
-    """Tasks (threads) on the whole machine: the 4th field of /proc/loadavg."""
-    try:
-        with open("/proc/loadavg") as f:
-            return int(f.read().split()[3].split("/")[1])
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-_USER_TASKS: tuple[float, int] = (0.0, 0)
-
-
-def user_tasks() -> int:
-    """Tasks of our real uid (what RLIMIT_NPROC counts); cached for two seconds."""
-    global _USER_TASKS
-    now = time.monotonic()
-    if now - _USER_TASKS[0] < 2.0:
-        return _USER_TASKS[1]
-    uid, count = os.getuid(), 0
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/status") as f:
-                owner = threads = None
-                for line in f:
-                    if line.startswith("Uid:"):
-                        owner = int(line.split()[1])
-                    elif line.startswith("Threads:"):
-                        threads = int(line.split()[1])
-                        break
-        except (OSError, ValueError):
-            continue
-        if owner == uid and threads:
-            count += threads
-    _USER_TASKS = (now, count)
-    return count
-
-
-def kill_descendants(deadline: float = 1.0) -> None:
-    """Kill every descendant of this process and reap them (we are a subreaper)."""
-    me = os.getpid()
-    stop = time.monotonic() + deadline
-    while time.monotonic() < stop:
-        kids = children_of(me)
-        if not kids:
-            return
-        for pid in kids:
-            _kill(pid)
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                break
-        time.sleep(0.002)
-
-
-# --------------------------------------------------------------------- cgroup
-
-
-class Cgroup:
-    """A pids cgroup holding the whole kernel: the zygote and every lesson run.
-
-    `<our cgroup>/tutor-<zygote pid>` with `pids.max` = KERNEL_TASK_LIMIT: a hard cap
-    on the tasks (processes and threads) of all runs together, enforced by the
-    kernel even for root, so a fork bomb stops at the cap however fast it grows.
-    Per-run allowances are the watchdog's job (moving each run into a cgroup of its
-    own costs ~15 ms of RCU synchronisation per run on cgroup v1, more than the whole
-    run).  Available when we may create cgroups (root, or a delegated cgroup v2
-    subtree); `detect` returns None otherwise.  A zygote that dies without cleaning
-    up leaves its cgroup behind; the next zygote kills what is in it and removes it.
-    """
-
-    def __init__(self, path: str, parent: str):
-        self.path = path
-        self.parent = parent
-
-    @classmethod
-    def detect(cls, limit: int) -> Cgroup | None:
-        if os.environ.get(NO_CGROUP_ENV) == "1":
-            return None
-        try:
-            candidates = cls._candidates()
-        except OSError:
-            return None
-        for mount, own in candidates:
-            parent = os.path.join(mount, own.lstrip("/"))
-            cls._remove_stale(parent)
-            path = os.path.join(parent, f"tutor-{os.getpid()}")
-            try:
-                os.mkdir(path)
-            except FileExistsError:
-                pass
-            except OSError:
-                continue
-            if not os.path.exists(os.path.join(path, "pids.max")):
-                # cgroup v2: the pids controller must be enabled for our children
-                try:
-                    with open(os.path.join(parent, "cgroup.subtree_control"), "w") as f:
-                        f.write("+pids")
-                except OSError:
-                    pass
-            try:
-                with open(os.path.join(path, "pids.max"), "w") as f:
-                    f.write(str(limit))
-                with open(os.path.join(path, "cgroup.procs"), "w") as f:
-                    f.write(str(os.getpid()))
-            except OSError:
-                _rmdir(path)
-                continue
-            return cls(path, parent)
-        return None
-
-    @staticmethod
-    def _candidates() -> list[tuple[str, str]]:
-        own: dict[str, str] = {}
-        with open("/proc/self/cgroup") as f:
-            for line in f:
-                _, controllers, path = line.rstrip("\n").split(":", 2)
-                for c in controllers.split(",") if controllers else ["<v2>"]:
-                    own[c] = path
-        out = []
-        with open("/proc/self/mountinfo") as f:
-            for line in f:
-                left, _, right = line.partition(" - ")
-                fstype, _src, options = (right.split() + ["", "", ""])[:3]
-                mount = left.split()[4]
-                if fstype == "cgroup" and "pids" in options.split(",") and "pids" in own:
-                    out.append((mount, own["pids"]))
-                elif fstype == "cgroup2" and "<v2>" in own:
-                    out.append((mount, own["<v2>"]))
-        return out
-
-    @staticmethod
-    def _remove_stale(parent: str) -> None:
-        """Clean up after zygotes that died without cleaning up (kill what is left)."""
-        try:
-            names = os.listdir(parent)
-        except OSError:
-            return
-        for name in names:
-            if not name.startswith("tutor-") or not name[6:].isdigit():
-                continue
-            pid = int(name[6:])
-            if pid != os.getpid() and os.path.exists(f"/proc/{pid}"):
-                continue  # a live zygote (maybe another tutor's)
-            path = os.path.join(parent, name)
-            for _ in range(50):
-                if not _kill_cgroup(path):
-                    break
-                time.sleep(0.01)
-            _rmdir(path)
-
-    def members(self) -> list[int]:
-        try:
-            with open(os.path.join(self.path, "cgroup.procs")) as f:
-                return [int(p) for p in f.read().split()]
-        except (OSError, ValueError):
-            return []
-
-    def close(self) -> None:
-        """Kill everything else in the cgroup, leave it and remove it."""
-        me = os.getpid()
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:
-            others = [p for p in self.members() if p != me]
-            if not others:
-                break
-            for pid in others:
-                _kill(pid)
-            _reap_all()
-            time.sleep(0.005)
-        try:
-            with open(os.path.join(self.parent, "cgroup.procs"), "w") as f:
-                f.write(str(me))
-        except OSError:
-            return
-        _rmdir(self.path)
-
-
-def _kill_cgroup(path: str) -> int:
-    try:
-        with open(os.path.join(path, "cgroup.procs")) as f:
-            pids = [int(p) for p in f.read().split()]
-    except (OSError, ValueError):
-        return 0
-    for pid in pids:
-        _kill(pid)
-    return len(pids)
-
-
-def _rmdir(path: str) -> bool:
-    try:
-        os.rmdir(path)
-        return True
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-
-
-def _reap_all() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
 
 
 # ---------------------------------------------------------------- the zygote
@@ -405,8 +106,8 @@ def collapse_heap() -> int:
     Returns the bytes collapsed (0 where the kernel does not support it).
     """
     try:
-        libc = _libc()
-        libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        c = libc()
+        c.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         huge = 2 << 20
         done = 0
         with open("/proc/self/maps") as f:
@@ -418,7 +119,7 @@ def collapse_heap() -> int:
                 continue
             lo, hi = (int(v, 16) for v in parts[0].split("-"))
             start, end = (lo + huge - 1) // huge * huge, hi // huge * huge
-            if end - start >= huge and libc.madvise(start, end - start, MADV_COLLAPSE) == 0:
+            if end - start >= huge and c.madvise(start, end - start, MADV_COLLAPSE) == 0:
                 done += end - start
         return done
     except (OSError, AttributeError, ValueError):
@@ -482,7 +183,7 @@ def _set_limits(limits: dict[str, Any], nproc: int | None) -> None:
     lower(resource.RLIMIT_CORE, 0)
     lower(resource.RLIMIT_FSIZE, int(limits.get("file_bytes", FILE_LIMIT)))
     headroom = int(limits.get("memory_bytes", ADDRESS_SPACE_HEADROOM))
-    lower(resource.RLIMIT_AS, _vm_size() + headroom)
+    lower(resource.RLIMIT_AS, vm_size() + headroom)
     if nproc is not None:  # not enforced for root; counts all tasks of the uid
         lower(resource.RLIMIT_NPROC, nproc)
 
@@ -494,10 +195,10 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
     try:
         os.setsid()
         if zygote is not None:  # (spawn mode: the parent is watched by a thread instead)
-            _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != zygote:
                 os._exit(71)  # the zygote died while we were being forked
-        _prctl(PR_SET_CHILD_SUBREAPER, 1)  # the run's orphans stay in its tree
+        prctl(PR_SET_CHILD_SUBREAPER, 1)  # the run's orphans stay in its tree
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -641,14 +342,14 @@ class Zygote:
     def finish(self, pid: int, run: Run) -> None:
         """A run's process ended: remove its directory and everything it left behind."""
         shutil.rmtree(run.workdir, ignore_errors=True)
-        _killpg(pid)
+        kill_group(pid)
         self.sweep()
 
     def sweep(self) -> None:
         """Kill our children that are not live runs: orphans of runs that ended."""
         leftovers = [p for p in children_of(os.getpid()) if p not in self.children]
         for pid in leftovers:
-            _kill(pid)
+            kill_pid(pid)
         self.dirty = bool(leftovers)
 
     def watch(self) -> None:
@@ -671,15 +372,15 @@ class Zygote:
             tasks = sum(table[p][1] for p in tree if p in table)
             if tasks > run.processes:
                 run.reason = f"it started more than {run.processes} processes and threads"
-                _killpg(pid)
+                kill_group(pid)
                 for p in tree:
-                    _kill(p)
+                    kill_pid(p)
         self.task_mark = tasks_total()
 
     def shutdown(self) -> None:
         for pid, run in list(self.children.items()):
-            _killpg(pid)
-            _kill(pid)
+            kill_group(pid)
+            kill_pid(pid)
             shutil.rmtree(run.workdir, ignore_errors=True)
         self.children.clear()
         kill_descendants()
@@ -777,8 +478,8 @@ def main(argv: list[str] | None = None) -> int:
         limits = json.loads(args.limits) if args.limits else {}
         child_main(sock, workdir, {"seed": args.seed, "cleanup": True, "limits": limits})
     signal.signal(signal.SIGTERM, _exit_if_orphaned(parent))
-    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
     warm_up()
     collapse_heap()
     Zygote(socket.socket(fileno=args.fd), parent).serve()
