@@ -36,7 +36,7 @@ def test_progress_summary(history: Path, capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("  ")}
     assert "tried" in lines["ui/basics"] and "2 answers" in lines["ui/basics"]
-    assert " 50% right" in lines["ui/basics"] and " 1 hints" in lines["ui/basics"]
+    assert " 50% right" in lines["ui/basics"] and " 1 hint " in lines["ui/basics"]
     assert lines["ui/next"].lstrip().startswith("★") and "perfect" in lines["ui/next"]
     assert "(lessons not found in the catalog)" in out and "gone/lesson" in out
     assert f"progress database: {history / 'progress.db'}" in out

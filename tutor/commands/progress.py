@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"\n{heading}")
             acc = f"{r.accuracy:4.0%}" if r.accuracy is not None else "   -"
             print(f"  {MARKS[r.status]} {r.lesson:<{width}}  {r.status:<7}  "
-                  f"{r.attempts:3d} answers  {acc} right  {r.hints:2d} hints  "
+                  f"{r.attempts:3d} {'answer ' if r.attempts == 1 else 'answers'}  {acc} right  "
+                  f"{r.hints:2d} {'hint ' if r.hints == 1 else 'hints'}  "
                   f"{title_of.get(r.lesson, '')}")
         counted = [r for r in rows if r.lesson in known]
         done = sum(r.status in ("done", "perfect") for r in counted)
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         right = sum(r.correct for r in rows)
         print(f"\n{done} of {len(counted)} lessons done "
               f"({sum(r.status == 'perfect' for r in counted)} perfect); "
-              f"{total} answers, {right} right" + (f" ({right / total:.0%})" if total else ""))
+              f"{total} answer{'' if total == 1 else 's'}, {right} right" + (f" ({right / total:.0%})" if total else ""))
         if last:
             print(f"last lesson: {last}")
         print(f"progress database: {where}")
