@@ -135,3 +135,41 @@ def test_record_check_cli_exits_1_on_drift(copy_data):
            "the live value is 9.0" in proc.stdout
     assert "7 to record" in proc.stderr
     assert path.read_bytes() == LAYOUT.read_bytes()
+
+
+def test_a_value_with_no_typeable_answer_is_a_problem_not_a_crash(kernel, tmp_path: Path):
+    # a 1000-element tensor is truncated in the observation: no answer can be written;
+    # the other prompts of the file are still recorded
+    path = tmp_path / "big.yaml"
+    path.write_text(HEAD.replace("x = 1", "x = torch.arange(1000.)") +
+                    "      - ask: a\n        kind: tensor\n        expect: x\n"
+                    "      - ask: b\n        kind: number\n        expect: x[1]\n",
+                    encoding="utf-8")
+    result = record_file(kernel, path)
+    [problem] = result.problems
+    assert (problem.line, problem.path) == (7, "steps[0].predict[0]")
+    assert "no tensor answer a learner could type" in problem.message
+    assert "write `answer:` by hand" in problem.message and "\n" not in problem.message
+    assert result.written and "answer: 1.0" in path.read_text(encoding="utf-8")
+
+
+def test_a_choice_outside_the_choices_is_not_written(kernel, tmp_path: Path):
+    path = tmp_path / "choice.yaml"
+    text = HEAD + ("      - ask: a\n        kind: choice\n        choices: [yes, no]\n"
+                   "        expect: \"'maybe'\"\n")
+    path.write_text(text, encoding="utf-8")
+    result = record_file(kernel, path)
+    assert not result.written and path.read_text(encoding="utf-8") == text
+    [problem] = result.problems
+    assert "is not one of the choices (yes, no): fix `expect`" in problem.message
+
+
+def test_a_tight_tolerance_gets_every_digit(kernel, tmp_path: Path):
+    path = tmp_path / "tol.yaml"
+    path.write_text(HEAD.replace("x = 1", "x = torch.tensor(1.) / 3") +
+                    "      - ask: a\n        kind: number\n        expect: x\n"
+                    "        tolerance: {rtol: 0.0000001}\n", encoding="utf-8")
+    result = record_file(kernel, path)
+    assert result.written and result.problems == []
+    assert "answer: 0.3333333432674408" in path.read_text(encoding="utf-8")
+    assert check_lesson(kernel, load_lesson(path)).status == "passed"

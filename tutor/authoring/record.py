@@ -89,12 +89,59 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
                 if (not force and prompt.answer is not None
                         and judge(prompt.spec, prompt.answer, live).status is Status.CORRECT):
                     continue
-                new = notation(live, prompt.kind)
+                try:
+                    new = notation(live, prompt.kind)
+                except ValueError:
+                    result.problems.append(Problem(
+                        name, *where, _path(step, prompt),
+                        f"cannot record: the live value {_short(live, prompt.kind)} has no "
+                        f"{prompt.kind} answer a learner could type (too large, truncated or "
+                        "not of this kind): ask about something smaller (a shape, a slice, "
+                        "a sum) or write `answer:` by hand"))
+                    continue
+                if judge(prompt.spec, new, live).status is not Status.CORRECT:
+                    # the canonical text rounds; a tight `tolerance:` may need every digit
+                    exact = _exact(live) if prompt.kind == "number" else None
+                    if exact is not None and judge(prompt.spec, exact, live).status \
+                            is Status.CORRECT:
+                        new = exact
+                    elif prompt.kind == "choice":
+                        result.problems.append(Problem(
+                            name, *where, _path(step, prompt),
+                            f"cannot record: the live value {_short(live, prompt.kind)} is not "
+                            f"one of the choices ({', '.join(prompt.choices)}): fix `expect` "
+                            "or add it to `choices`"))
+                        continue
+                    else:
+                        result.problems.append(Problem(
+                            name, *where, _path(step, prompt),
+                            f"cannot record: {new} (the live value written as a learner would) "
+                            "is not judged correct with this prompt's `tolerance:`: widen the "
+                            "tolerance or write `answer:` by hand"))
+                        continue
                 if new == prompt.answer:
                     continue
                 result.changes.append(Change(step.index, prompt.index, prompt.answer, new,
                                              *where))
     return result
+
+
+def _exact(live: dict) -> str | None:
+    """A number's live value with every digit (repr), or None if it is not one number."""
+    from tutor.judge.obs import single_number
+
+    value = single_number(live)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return repr(value)
+
+
+def _short(live: dict, kind: str, limit: int = 60) -> str:
+    """The live value on one short line, for a message."""
+    from tutor.judge import display
+
+    text = " ".join(display(live, kind).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _path(step: Step, prompt: Prompt) -> str:
