@@ -183,3 +183,8 @@ def test_a_one_d_tensor_for_a_collection_of_numbers_is_its_elements() -> None:
     one = {"type": "list", "items": [t([0.0, 2.0], [2])]}
     assert status("list", "tensor([0., 2.])", one) is C
     assert status("list", "[tensor([0., 2.])]", one) is C
+
+
+def test_or_separates_items_too() -> None:
+    # "every output is 0 or 2": the set of values a Dropout(0.5) output can hold
+    assert status("set", "0 or 2", seq("set", f(0.0), f(2.0))) is C

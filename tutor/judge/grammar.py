@@ -286,8 +286,8 @@ def parse_items(text: str) -> tuple[Node, ...] | None:
         items.append(p.value())
         if p.at(","):
             p.next()
-        if items and p.tok.kind == "NAME" and p.tok.text.casefold() == "and":
-            p.next()  # "a, b and c" / "0 and 2": a plain-language separator
+        if items and p.tok.kind == "NAME" and p.tok.text.casefold() in ("and", "or"):
+            p.next()  # "a, b and c" / "0 or 2": a plain-language separator
     if len(items) == 1:
         return None
     return tuple(items)
