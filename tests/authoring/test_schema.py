@@ -67,3 +67,28 @@ def test_modeline_is_relative_inside_the_repo_and_a_file_url_outside(tmp_path: P
         "# yaml-language-server: $schema=../../tutor/lesson/lesson.schema.json")
     assert modeline(tmp_path / "x.yaml") == (
         "# yaml-language-server: $schema=" + PACKAGED.as_uri())
+
+
+@pytest.mark.parametrize("line", ["title: 5", "title: yes", "topic: 1.5", "id: a/5",
+                                  "title: null", "level: '2'", "kind: Number"])
+def test_schema_and_loader_agree_on_yaml_typed_scalars(tmp_path: Path, line: str):
+    """Scalars are text to the loader; the schema (fed what PyYAML makes of the file,
+    as yaml-language-server and `jsonschema` users do) must agree on every case."""
+    from tutor.lesson import LessonError, load_lesson
+
+    key = line.split(":")[0]
+    base = {"id": "id: a/b", "title": "title: T", "topic": "topic: t", "level": "level: 1",
+            "kind": "kind: number"}
+    base[key] = line
+    text = (f"{base['id']}\n{base['title']}\n{base['topic']}\n{base['level']}\nsteps:\n"
+            f"  - code: x = 1\n    predict:\n      - ask: x?\n        {base['kind']}\n"
+            "        expect: x\n")
+    path = tmp_path / "l.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_lesson(path)
+        loads = True
+    except LessonError:
+        loads = False
+    errors = list(jsonschema.Draft7Validator(lesson_schema()).iter_errors(yaml.safe_load(text)))
+    assert loads == (not errors), (line, [e.message for e in errors])

@@ -31,7 +31,10 @@ class Str(Type):
     multiline: bool = False
 
     def json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "string", "maxLength": self.max_len}
+        # the loader reads any scalar as the text written (`title: 5` is the title "5"),
+        # so the schema accepts what YAML types as numbers and booleans too
+        kinds: Any = "string" if self.enum else ["string", "number", "boolean"]
+        out: dict[str, Any] = {"type": kinds, "maxLength": self.max_len}
         if self.pattern:  # JSON Schema patterns search; the loader matches the whole text
             out["pattern"] = f"^(?:{self.pattern})$"
         if self.enum:
