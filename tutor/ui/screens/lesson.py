@@ -30,7 +30,7 @@ from tutor.ui.screens.lesson_kernel import LessonKernelMixin
 from tutor.ui.screens.lesson_repl import LessonReplMixin
 from tutor.ui.screens.picture import LessonPictures
 from tutor.ui.text import plain
-from tutor.ui.widgets.answer import AnswerBox
+from tutor.ui.widgets.answer import EXAMPLES, AnswerBox
 from tutor.ui.widgets.code_view import CodeView
 from tutor.ui.widgets.inline import inline
 from tutor.ui.widgets.kernel_status import KernelStatus
@@ -160,6 +160,7 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
         flow.state  # noqa: B018 - starts the question's clock
         if flow.outcome is not None:
             self.mode = "asking"
+            self.guard_examples()
         self.call_after_refresh(question.scroll_visible, animate=False)
 
     def set_note(self, text: str, tone: str = "") -> None:
@@ -213,7 +214,8 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
             return
         verdict = flow.judge(text)
         if verdict.status is Status.INVALID:
-            self.set_note(f"? {verdict.message}  Try again (this did not count).", "-invalid")
+            why = flow.invalid_message(verdict.message, EXAMPLES.get(flow.prompt.kind, ""))
+            self.set_note(f"? {why}  Try again (this did not count).", "-invalid")
             self.query_one("#answer", AnswerBox).focus_input()
             return
         self.save_attempt(flow.attempt(verdict.status.value, text, verdict.expected))

@@ -18,6 +18,7 @@ from tutor.kernel import KernelError, SessionDied, StepTimeout
 from tutor.progress import Attempt
 from tutor.ui.messages import ProgressProblem, ReplDone, StepRan
 from tutor.ui.text import plain
+from tutor.ui.widgets.answer import EXAMPLES
 
 
 class LessonKernelMixin:
@@ -158,12 +159,20 @@ class LessonKernelMixin:
             self.mode = "judged"
             return
         self.mode = "asking"
+        box = self.query_one("#answer")
+        self.guard_examples()
         pending, self.pending = self.pending, None
         if pending is not None:
             self.set_note("")
             self.judge(pending)
         else:
-            self.call_after_refresh(self.query_one("#answer").focus_input)
+            self.call_after_refresh(box.focus_input)
+
+    def guard_examples(self) -> None:
+        """Once the step has run: hide notation examples that are this question's answer."""
+        flow = self.flow
+        if flow.prompt is not None and flow.gives_away(EXAMPLES.get(flow.prompt.kind, "")):
+            self.query_one("#answer").hide_examples()
 
     def after_step_without_questions(self) -> None:
         self.show_step_after()

@@ -21,7 +21,8 @@ from textual.widgets.option_list import Option
 from tutor.lesson.model import Prompt
 from tutor.ui.text import plain
 
-# Format examples only: deliberately values no lesson is likely to have as its answer.
+# Format examples only: deliberately values no bundled lesson has as its answer
+# (tests/ui/test_widgets.py checks), and hidden when one is this question's answer.
 PLACEHOLDERS = {
     "number": "a number",
     "tensor": "a tensor's values",
@@ -33,9 +34,9 @@ PLACEHOLDERS = {
     "exception": "an exception name, or: no error",
 }
 EXAMPLES = {
-    "number": "e.g. 7, -0.25, 1e-3 or tensor(7.)",
+    "number": "e.g. 3.5, -0.25, 1e-3 or tensor(3.5)",
     "tensor": "e.g. tensor([7., 9.]), [[1, 0], [0, 1]] or [True, False]",
-    "text": "case is ignored, e.g. MulBackward0",
+    "text": "case is ignored, e.g. SinBackward0",
     "shape": "e.g. (4, 5), torch.Size([4, 5]), 4x5 or () for a scalar",
     "dtype": "e.g. torch.float16, float16, half, int8",
     "exception": "e.g. IndexError, raises, or: no error",
@@ -97,6 +98,7 @@ class AnswerBox(Vertical, can_focus=True):
         self.prompt: Prompt | None = None
         self.body: Vertical | None = None
         self.autofocus = True
+        self.examples: list[Static] = []  # the current entry's notation examples
 
     def show_prompt(self, prompt: Prompt, text: str = "", focus: bool = True) -> None:
         """Replace the entry with one for `prompt`, pre-filled with `text` (a retry).
@@ -107,6 +109,7 @@ class AnswerBox(Vertical, can_focus=True):
         self.autofocus = focus
         if self.body is not None:
             self.body.remove()
+        self.examples = []
         self.body = _Entry(*self._entry(prompt, text), classes="answer-body")
         self.mount(self.body)
 
@@ -115,21 +118,31 @@ class AnswerBox(Vertical, can_focus=True):
         if kind in YES_NO:
             yield Horizontal(Button("Yes  (y)", id="yes", variant="primary"),
                              Button("No  (n)", id="no", variant="primary"), id="yes-no")
-            yield Static("press y or n", classes="examples")
+            yield self._examples(Static("press y or n", classes="examples"))
         elif kind == "choice":
             yield OptionList(*[Option(f"{i}. {c}", id=str(i))
                                for i, c in enumerate(prompt.choices, 1)], id="choices")
-            yield Static("press a number (or tab to the list, ↑/↓ and enter)",
-                         classes="examples")
+            yield self._examples(Static("press a number (or tab to the list, ↑/↓ and enter)",
+                                        classes="examples"))
         elif kind == "stdout":
             area = StdoutArea(text, id="stdout-entry", soft_wrap=True, show_line_numbers=False)
             yield area
-            yield Static("type the printed lines exactly; ctrl+s submits", classes="examples")
+            yield self._examples(Static("type the printed lines exactly; ctrl+s submits",
+                                        classes="examples"))
         else:
             yield Input(text, placeholder=PLACEHOLDERS.get(kind, "your prediction"),
                         id="text-entry", select_on_focus=False)
             hint = items_preview(text) if kind in ("set", "list") else EXAMPLES.get(kind, "")
-            yield Static(hint, id="preview", classes="examples")
+            yield self._examples(Static(hint, id="preview", classes="examples"))
+
+    def _examples(self, widget: Static) -> Static:
+        self.examples.append(widget)
+        return widget
+
+    def hide_examples(self) -> None:
+        """The examples would give this question's answer away: not shown."""
+        for examples in self.examples:  # kept by reference: maybe not mounted yet
+            examples.display = False
 
     def focus_input(self) -> None:
         if self.body is None:
