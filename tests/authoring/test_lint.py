@@ -53,8 +53,9 @@ def test_unknown_kind_and_key_with_did_you_mean():
 
 
 def test_yaml_syntax_error_has_a_position():
+    # an unclosed `[` is reported where it opens, not at the end of the file
     p = found(lint("syntax.yaml"), "", "YAML syntax error")
-    assert p.line == 7
+    assert (p.line, p.col) == (6, 14) and "this '[' is never closed" in p.message
 
 
 def test_expect_must_be_a_python_expression():

@@ -130,3 +130,29 @@ def test_a_byte_order_mark_is_fine(tmp_path: Path) -> None:
     path = tmp_path / "bom.yaml"
     path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
     assert load_lesson(path).id == "demo/one"
+
+
+@pytest.mark.parametrize("old, new, where, advice", [
+    # a tab used to indent
+    ("        kind: number", "\t\tkind: number", ":10:1:", "replace the tab with spaces"),
+    # an unclosed quote: reported where it opens, not at the end of the file
+    ("expect: x", 'expect: "x', ":9:17:", "never closed: add the closing quote"),
+    # an unclosed flow list
+    ("answer: 0.60", 'answer: 0.60\n        wrong: ["a", "b"', ":12:16:",
+     "add the missing ']' or ','"),
+    # an unquoted value with ': ' in it
+    ("ask: What is x?", "ask: Note: what is x?", ":8:18:", "put the whole value in quotes"),
+    # a key less indented than its siblings
+    ("        kind: number", "      kind: number", ":10:7:",
+     "does not line up with the list that starts at line 8, column 7"),
+    # text after a quoted value
+    ("answer: 0.60", 'answer: "0.6" or so', ":11:23:", "does not line up with the mapping"),
+    # a value starting with a backquote
+    ("ask: What is x?", "ask: `x`?", ":8:14:", "a value cannot start with '`'"),
+])
+def test_yaml_syntax_errors_say_how_to_fix_them(tmp_path: Path, old: str, new: str,
+                                                where: str, advice: str) -> None:
+    assert old in GOOD
+    (msg,) = problems(write(tmp_path, GOOD.replace(old, new)))
+    assert "YAML syntax error" in msg and where in msg and advice in msg, msg
+

@@ -111,15 +111,76 @@ def compose(text: str, name: str) -> yaml.Node:
                 depth -= 1
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise LessonError.at(name, f"YAML syntax error: {problem}", line, col) from None
+        line, col, message = _syntax_error(text, exc)
+        raise LessonError.at(name, f"YAML syntax error: {message}", line, col) from None
     except yaml.YAMLError as exc:
         raise LessonError.at(name, f"YAML error: {exc}") from None
     if node is None:
         raise LessonError.at(name, "the file is empty: a lesson needs id, title, topic and steps")
     return node
+
+
+def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
+    """Where a YAML syntax error is and what to do about it, for the usual mistakes."""
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    problem = exc.problem or exc.context or "invalid YAML"
+    context = exc.context or ""
+    opened = exc.context_mark
+    lines = text.split("\n")
+    here = lines[line - 1][col - 1:col] if 0 < line <= len(lines) else ""
+    if here == "\t":
+        return line, col, "a tab character: YAML indents with spaces only; replace the tab " \
+            "with spaces"
+    if "quoted scalar" in context and opened is not None:
+        return opened.line + 1, opened.column + 1, \
+            "this quoted value is never closed: add the closing quote"
+    if "flow" in context and opened is not None:
+        bracket = lines[opened.line][opened.column:opened.column + 1]
+        if bracket not in ("[", "{"):  # e.g. "while parsing a flow node" at the end
+            found = _unclosed_bracket(lines[:line])
+            if found is not None:
+                opened = yaml.Mark("", 0, found[0], found[1], None, None)
+                bracket = lines[found[0]][found[1]]
+        bracket = bracket if bracket in ("[", "{") else "["
+        close = {"[": "]", "{": "}"}[bracket]
+        return opened.line + 1, opened.column + 1, \
+            f"this '{bracket}' is never closed, or its items are not separated by commas: " \
+            f"add the missing '{close}' or ','"
+    if "cannot start any token" in problem and here:
+        return line, col, f"a value cannot start with {here!r}: put the whole value in " \
+            f"quotes, e.g. \"{here}...\""
+    if problem.startswith("mapping values are not allowed"):
+        return line, col, "unexpected ': ' here: if it is part of a value, put the whole " \
+            "value in quotes (\"...\"); otherwise check this line's indentation (deeper " \
+            "than the key above it?) and that a list item starts with '- ' (dash, space)"
+    if "block" in context and opened is not None:
+        what = "list" if "collection" in context or "sequence" in context else "mapping"
+        return line, col, f"this line does not line up with the {what} that starts at " \
+            f"line {opened.line + 1}, column {opened.column + 1}: indent it like the other " \
+            f"keys of its item; or, if text follows a quoted value on this line, put the " \
+            f"whole value in quotes"
+    return line, col, problem
+
+
+def _unclosed_bracket(lines: list[str]) -> tuple[int, int] | None:
+    """(line, column), 0-based, of the last `[` or `{` still open at the end of `lines`."""
+    stack: list[tuple[int, int]] = []
+    for n, text in enumerate(lines):
+        quote = ""
+        for i, ch in enumerate(text):
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "\"'" and (i == 0 or text[i - 1] in " [{,:"):
+                quote = ch
+            elif ch == "#" and (i == 0 or text[i - 1] in " \t"):
+                break
+            elif ch in "[{":
+                stack.append((n, i))
+            elif ch in "]}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
 
 
 def _parse(path: Path, spec: Obj, name: str) -> tuple[dict[str, Any], Validation]:
