@@ -156,3 +156,9 @@ def test_yaml_syntax_errors_say_how_to_fix_them(tmp_path: Path, old: str, new: s
     (msg,) = problems(write(tmp_path, GOOD.replace(old, new)))
     assert "YAML syntax error" in msg and where in msg and advice in msg, msg
 
+
+def test_a_missing_key_says_what_to_add(tmp_path: Path) -> None:
+    msgs = problems(write(tmp_path, GOOD.replace("steps:", "step:")))
+    assert any(":1:1: missing required key 'steps': add `steps:` (The steps, a list of "
+               "`- code: ...` items" in m for m in msgs), msgs
+    assert any("unknown key 'step' (did you mean 'steps'?)" in m for m in msgs), msgs

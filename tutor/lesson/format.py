@@ -208,7 +208,8 @@ LESSON = Obj(
         "steps": Field(
             ListOf(item=STEP, min_items=1, max_items=50),
             required=True,
-            doc="Run in order, in one namespace per lesson run.",
+            doc="The steps, a list of `- code: ...` items, run in order in one namespace per "
+            "lesson run.",
         ),
         "requires": Field(REQUIRES),
         "tags": Field(ListOf(item=Str(max_len=60), max_items=30)),

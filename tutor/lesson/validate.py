@@ -228,7 +228,8 @@ def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
         out[key] = validate(val, f.type, v, key_path)
     for key, f in spec.fields.items():
         if f.required and key not in out:
-            v.error(node, path, f"missing required key {key!r}" + (f": {f.doc}" if f.doc else ""))
+            v.error(node, path, f"missing required key {key!r}: add `{key}:`"
+                    + (f" ({f.doc.rstrip('.')})" if f.doc else ""))
     for check in spec.checks:
         check(out, node, path, v)
     return out
