@@ -162,3 +162,13 @@ def test_a_missing_key_says_what_to_add(tmp_path: Path) -> None:
     assert any(":1:1: missing required key 'steps': add `steps:` (The steps, a list of "
                "`- code: ...` items" in m for m in msgs), msgs
     assert any("unknown key 'step' (did you mean 'steps'?)" in m for m in msgs), msgs
+
+
+@pytest.mark.parametrize("spec", [">=2.x", "2.1", "latest"])
+def test_an_invalid_requires_specifier_is_an_error_not_a_skip(tmp_path: Path, spec: str) -> None:
+    text = GOOD.replace("topic: autograd", f'topic: autograd\nrequires: {{torch: "{spec}"}}')
+    (msg,) = problems(write(tmp_path, text))
+    assert f":4:19: requires.torch: '{spec}' is not a version specifier: write e.g. '>=2.1'" \
+        in msg
+    ok = GOOD.replace("topic: autograd", 'topic: autograd\nrequires: {torch: ">=99,<100"}')
+    assert load_lesson(write(tmp_path, ok)).requires.torch == ">=99,<100"

@@ -182,6 +182,21 @@ STEP = Obj(
     },
 )
 
+def _check_requires(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    for key, val in node.value:
+        spec = value.get(key.value) if key.value in ("torch", "python") else None
+        if not isinstance(spec, str):
+            continue
+        try:
+            SpecifierSet(spec)
+        except InvalidSpecifier:
+            v.error(val, join_path(path, key.value),
+                    f"{spec!r} is not a version specifier: write e.g. '>=2.1' or '>=2.1,<3' "
+                    "(PEP 440: an operator, then a version of numbers and dots)")
+
+
 REQUIRES = Obj(
     name="requires",
     doc="What the lesson needs; a lesson whose needs are unmet is skipped with the reason.",
@@ -190,6 +205,7 @@ REQUIRES = Obj(
         "python": Field(Str(max_len=100), doc="A version specifier for Python."),
         "cuda": Field(Bool(), doc="True if the lesson needs a CUDA device."),
     },
+    checks=(_check_requires,),
 )
 
 LESSON = Obj(
