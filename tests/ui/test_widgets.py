@@ -15,7 +15,8 @@ from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.widgets.answer import AnswerBox, items_preview
 from tutor.ui.widgets.inline import inline
-from tutor.ui.widgets.repl import is_complete, truncate
+from tutor.ui.text import plain
+from tutor.ui.widgets.repl import Repl, is_complete, truncate
 
 BASICS = Path(__file__).resolve().parent.parent / "data" / "ui" / "lessons" / "basics.yaml"
 
@@ -239,3 +240,17 @@ def test_verdict_values_line_up() -> None:
     assert text == "you said  a\n          b\nlive      tensor([1.])"
     long = side_by_side("x", "\n".join(str(i) for i in range(30))).plain
     assert "… (18 more lines)" in long
+
+
+async def test_repl_log_follows_the_newest_output() -> None:
+    repl = Repl()
+    app = Host(widget=repl)
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = repl.query_one("#repl-log")
+        for i in range(6):  # replies arrive in bursts, before the log has laid them out
+            repl.write(plain(f">>> step {i}"))
+            repl.show_reply({"error": {"traceback": "Traceback\n" + "  a frame of a long path, wrapped at 80 columns " * 9 + "\n"
+                                       + f"KeyboardInterrupt {i}"}})
+        await pilot.pause(0.3)
+        assert log.max_scroll_y > 0
+        assert log.scroll_y == log.max_scroll_y  # the last line is on screen

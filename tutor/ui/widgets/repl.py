@@ -139,7 +139,7 @@ class Repl(Vertical):
         log.mount(Static(content, classes=f"repl-entry {classes}".strip()))
         if len(log.children) > MAX_ENTRIES:
             log.children[0].remove()
-        log.scroll_end(animate=False)
+        log.anchor()  # stays at the newest line while entries are laid out (until scrolled up)
 
     def on_repl_input_submitted(self, event: ReplInput.Submitted) -> None:
         event.stop()
