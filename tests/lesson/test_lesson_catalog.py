@@ -53,7 +53,16 @@ def test_duplicate_ids_are_errors(tmp_path: Path) -> None:
     catalog = load_catalog([tmp_path], with_env=False)
     assert len(catalog.lessons) == 1
     (problem,) = catalog.problems
-    assert "two.yaml:1:1: id: duplicate lesson id 'same/id': already used by" in str(problem)
+    assert "two.yaml:1:5: id: duplicate lesson id 'same/id': already used by" in str(problem)
+    assert "rename one" in str(problem)
+
+
+def test_a_duplicate_id_is_reported_at_its_line(tmp_path: Path) -> None:
+    lesson(tmp_path / "a", "one.yaml", "same/id")
+    path = lesson(tmp_path / "b", "two.yaml", "same/id")
+    path.write_text("# a comment first\n" + path.read_text())
+    (problem,) = load_catalog([tmp_path], with_env=False).problems
+    assert "two.yaml:2:5: id: duplicate lesson id 'same/id'" in str(problem)
 
 
 def test_tutor_path_adds_lessons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -169,9 +169,9 @@ def load_catalog(
                     LessonError.at(
                         display_name(file),
                         f"duplicate lesson id {lesson.id!r}: already used by "
-                        f"{display_name(seen[lesson.id].file)}",
-                        1,
-                        1,
+                        f"{display_name(seen[lesson.id].file)}; ids must be unique across "
+                        "all packs (rename one, e.g. with a pack prefix)",
+                        *_id_pos(file),
                         "id",
                     )
                 )
@@ -213,3 +213,17 @@ def find_lesson(ref: str, paths: Iterable[Path] = ()) -> Lesson:
         hint = f" Did you mean: {', '.join(close)}?" if close else " `tutor list` shows them all."
         raise LessonError.at(ref, f"no lesson with id or path {ref!r}.{hint}")
     return lesson
+
+
+def _id_pos(file: Path) -> tuple[int, int]:
+    """(line, column) of a lesson file's top-level `id:` value (1, 1 if not found)."""
+    import re
+
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return 1, 1
+    m = re.search(r"^id[ \t]*:[ \t]*", text, re.MULTILINE)
+    if m is None:
+        return 1, 1
+    return text.count("\n", 0, m.start()) + 1, m.end() - m.start() + 1
