@@ -183,3 +183,12 @@ def test_lint_never_imports_torch():
                           timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().endswith("[]")
+
+
+def test_a_pack_order_entry_without_a_close_match_says_how_to_fix(tmp_path: Path):
+    (tmp_path / "l.yaml").write_text("id: a/b\ntitle: T\ntopic: t\nsteps:\n  - code: x = 1\n",
+                                     encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text("title: P\nlessons: [a/b, zzz/qqq]\n", encoding="utf-8")
+    report = lint_paths([tmp_path])
+    p = found(report, "lessons[1]", "'zzz/qqq' names no lesson in this pack", "warning")
+    assert p.message.endswith(": fix the id, or remove it from `lessons:`")

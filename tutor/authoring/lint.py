@@ -277,7 +277,8 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
     for i, lesson_id in enumerate(pack.lesson_order):
         if lesson_id not in ids:
             close = difflib.get_close_matches(lesson_id, sorted(ids), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = (f" (did you mean {close[0]!r}?)" if close else
+                    ": fix the id, or remove it from `lessons:`")
             line, col = v.at(f"lessons[{i}]")
             out.append(Problem(name, line, col, f"lessons[{i}]",
                                f"{lesson_id!r} names no lesson in this pack{hint}", WARNING))
