@@ -5,7 +5,8 @@ can run its lesson packs in CI with the pytest options it already uses (`-k`, `-
 `--lf`, `--junitxml`, `-n` from pytest-xdist).
 
 * A YAML file is collected when it looks like a lesson: a top-level `id:` and a
-  top-level `steps:` key (`pack.yaml` never is).  A file that looks like a lesson
+  top-level `steps:` key, or `title:` and `topic:` (so a misspelled `steps:` fails
+  instead of vanishing; `pack.yaml` never is).  A file that looks like a lesson
   but does not load becomes one failing item with the loader's
   `file:line:col: key.path: message` problems.
 * Each prompt is one item, named `step<S>-prompt<P>` (0-based, as in `tutor check`);
@@ -38,6 +39,9 @@ SUFFIXES = (".yaml", ".yml")
 SNIFF_BYTES = 512 * 1024
 _ID = re.compile(r"^id\s*:", re.MULTILINE)
 _STEPS = re.compile(r"^steps\s*:", re.MULTILINE)
+# a lesson whose `steps:` is misspelled or mis-indented must fail, not vanish from CI
+_TITLE = re.compile(r"^title\s*:", re.MULTILINE)
+_TOPIC = re.compile(r"^topic\s*:", re.MULTILINE)
 
 _kernel_key = pytest.StashKey["Kernel | None"]()
 _borrowed_key = pytest.StashKey[bool]()
@@ -52,7 +56,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def looks_like_lesson(path: Path) -> bool:
-    """A cheap test, without parsing: a YAML file with top-level `id:` and `steps:` keys."""
+    """A cheap test, without parsing: a YAML file with top-level `id:` and `steps:` keys
+    (or `title:` and `topic:`)."""
     if path.suffix not in SUFFIXES or path.name == "pack.yaml":
         return False
     try:
@@ -60,7 +65,8 @@ def looks_like_lesson(path: Path) -> bool:
             head = fh.read(SNIFF_BYTES).decode("utf-8", "replace")
     except OSError:
         return False
-    return bool(_ID.search(head) and _STEPS.search(head))
+    return bool(_ID.search(head) and (_STEPS.search(head)
+                                      or (_TITLE.search(head) and _TOPIC.search(head))))
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

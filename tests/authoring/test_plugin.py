@@ -129,3 +129,21 @@ def test_the_plugin_is_light_at_import():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
+
+
+def test_a_lesson_with_a_misspelled_steps_key_fails_instead_of_vanishing(tmp_path):
+    from tutor.pytest_plugin import looks_like_lesson
+
+    typo = tmp_path / "typo.yaml"
+    typo.write_text("id: a/b\ntitle: T\ntopic: t\nstep:\n  - code: x = 1\n", encoding="utf-8")
+    assert looks_like_lesson(typo)
+    other = tmp_path / "other.yaml"  # some other YAML with an id is still left alone
+    other.write_text("id: 3\nname: build\nsteps: {}\n".replace("steps", "jobs"),
+                     encoding="utf-8")
+    assert not looks_like_lesson(other)
+    proc = subprocess.run([sys.executable, "-m", "pytest", str(typo), "-q", "-p",
+                           "no:cacheprovider"], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout
+    assert "missing required key 'steps'" in proc.stdout
+    assert "did you mean 'steps'?" in proc.stdout
