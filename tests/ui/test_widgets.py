@@ -254,3 +254,21 @@ async def test_repl_log_follows_the_newest_output() -> None:
         await pilot.pause(0.3)
         assert log.max_scroll_y > 0
         assert log.scroll_y == log.max_scroll_y  # the last line is on screen
+
+
+async def test_verdict_heading_does_not_repeat_the_verdict() -> None:
+    from tutor.judge import Status, Verdict
+    from tutor.ui.widgets.verdict import VerdictPanel
+
+    panel = VerdictPanel()
+    async with Host(widget=panel).run_test() as pilot:
+        panel.show_verdict(Verdict(Status.INCORRECT, "Not quite: the live tensor has shape (3,).",
+                                   "tensor([2., 3., 4.])", "[2, 3]"), None, "")
+        await pilot.pause()
+        title = str(panel.query_one("#verdict-title", Static).render())
+        assert title == "✗ Not quite — the live tensor has shape (3,)."
+        panel.show_verdict(Verdict(Status.CORRECT, "Right: the live value is 0.6000.", "0.6000",
+                                   "0.6"), None, "")
+        await pilot.pause()
+        title = str(panel.query_one("#verdict-title", Static).render())
+        assert title == "✓ Correct — the live value is 0.6000."

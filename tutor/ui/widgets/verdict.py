@@ -19,6 +19,8 @@ HEADINGS = {
     "revealed": "⚑ Revealed (counts as given up)",
 }
 MAX_VALUE_LINES = 12
+# The judge's messages may open with the verdict the heading already says.
+SAID = {"correct": ("Right: ",), "incorrect": ("Not quite: ", "Not quite. ")}
 
 
 def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
@@ -72,6 +74,8 @@ class VerdictPanel(Vertical, can_focus=True):
     def show_verdict(self, verdict: Verdict, explain: str | None, keys: str) -> None:
         status = verdict.status.value
         message = verdict.message.strip()
+        for opening in SAID.get(status, ()):
+            message = message[len(opening):] if message.startswith(opening) else message
         details = "\n".join(f"  {d}" for d in verdict.details)
         title = HEADINGS[status] + (f" — {message}" if message else "")
         self._set(status, title, side_by_side(verdict.answer, verdict.expected), details,
