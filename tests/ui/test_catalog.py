@@ -174,3 +174,28 @@ async def test_path_adds_lesson_directories_beside_the_bundled_ones(kernel, tuto
         assert "ui/basics" in ids and "samples/accumulate" in ids
         await wait_for(pilot, lambda: "UI basics" in " ".join(option_texts(app.screen)),
                        what="fixture lessons listed")
+
+
+async def test_theme_is_kept_between_runs(tutor_home) -> None:
+    from tutor.ui.app import TutorApp
+
+    class Idle:  # no kernel is needed to choose a theme
+        status, channel, failure = "new", None, None
+
+        def wait_ready(self) -> None: ...
+        def shutdown(self) -> None: ...
+
+    first = TutorApp(catalog=ui_catalog(), kernel=Idle(), store=ProgressStore(tutor_home))
+    async with first.run_test() as pilot:
+        assert first.theme != "textual-light"
+        first.theme = "textual-light"
+        await pilot.pause()
+    second = TutorApp(catalog=ui_catalog(), kernel=Idle(), store=ProgressStore(tutor_home))
+    async with second.run_test() as pilot:
+        await pilot.pause()
+        assert second.theme == "textual-light"
+    (tutor_home / "ui.json").write_text("{not json")  # damaged: the default, no error
+    third = TutorApp(catalog=ui_catalog(), kernel=Idle(), store=ProgressStore(tutor_home))
+    async with third.run_test() as pilot:
+        await pilot.pause()
+        assert third.theme == "textual-dark"

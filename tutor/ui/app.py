@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from tutor.kernel import Kernel, KernelError
 from tutor.progress import ProgressStore
+from tutor.ui import settings
 from tutor.ui.commands import LessonCommands
 from tutor.ui.flow import continue_point
 from tutor.ui.messages import CatalogLoaded, OpenLesson
@@ -47,6 +48,10 @@ class TutorApp(App[int]):
         self.writes = InOrder()  # progress writes land in the order they were made
 
     def on_mount(self) -> None:
+        theme = settings.load(self.store.directory).get("theme")
+        if theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self.keep_theme)
         self.push_screen(CatalogScreen())
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=12,
@@ -58,6 +63,9 @@ class TutorApp(App[int]):
         self.call_after_refresh(self.start_kernel)
         self.poll_kernel()
         self.set_interval(0.2, self.poll_kernel)
+
+    def keep_theme(self, theme) -> None:
+        settings.save(self.store.directory, theme=theme.name)  # a tiny file: no worker
 
     def on_unmount(self) -> None:
         if self.own_kernel:
