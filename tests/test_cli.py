@@ -61,8 +61,11 @@ def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
     assert missing["passed"] is False and "tutor record" in missing["message"]
     raised = by[("core/drift", 1, 0, "prompt")]
     assert "step 1 raised ValueError: boom" in raised["message"]
+    assert "`kind: exception` prompt" in raised["message"]
+    assert raised["expected"] is None  # not the NameError of evaluating after the crash
     timeout = by[("core/timeout", None, None, "lesson")]
     assert timeout["status"] == "error" and "timed out" in timeout["reason"]
+    assert "raise the lesson's `timeout:`" in timeout["reason"]
     skipped = by[("core/skipped", None, None, "lesson")]
     assert skipped["status"] == "skipped"
     load = next(r for r in report["records"] if r["type"] == "load_error")

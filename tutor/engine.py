@@ -67,7 +67,9 @@ class StepOutcome:
             return self.failure
         if self.unexpected_error:
             err = self.error or {}
-            return f"step {self.step.index} raised {err.get('name')}: {err.get('message')}"
+            return (f"step {self.step.index} raised {err.get('name')}: {err.get('message')} "
+                    "(if the error is the point, ask about it with a `kind: exception` prompt "
+                    "without `expect`)")
         live = self.live(prompt)
         if live is None:
             return "no live value was observed for this prompt"
@@ -110,7 +112,8 @@ class LessonRun:
                 timeout=self.timeout,
             )
         except StepTimeout as exc:
-            outcome.failure = f"step {step.index} timed out: {exc}"
+            outcome.failure = (f"step {step.index} timed out: {exc} (if it needs longer, "
+                               "raise the lesson's `timeout:`)")
         except SessionDied as exc:
             outcome.failure = f"step {step.index} crashed: {exc}"
         except KernelError as exc:
@@ -218,7 +221,8 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
         live=live,
     )
     problem = outcome.lesson_problem(prompt)
-    expected = display(live, prompt.kind) if live is not None and not outcome.failure else None
+    shown = live is not None and not outcome.failure and not outcome.unexpected_error
+    expected = display(live, prompt.kind) if shown else None
     if problem:
         return PromptCheck(
             **base,

@@ -172,3 +172,8 @@ def test_an_invalid_requires_specifier_is_an_error_not_a_skip(tmp_path: Path, sp
         in msg
     ok = GOOD.replace("topic: autograd", 'topic: autograd\nrequires: {torch: ">=99,<100"}')
     assert load_lesson(write(tmp_path, ok)).requires.torch == ">=99,<100"
+
+
+def test_a_misspelled_expect_is_reported_once(tmp_path: Path) -> None:
+    msgs = problems(write(tmp_path, GOOD.replace("expect: x", "expcet: x")))
+    assert len(msgs) == 1 and "unknown key 'expcet' (did you mean 'expect'?)" in msgs[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import difflib
 from typing import Any
 
 import yaml
@@ -57,7 +58,8 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
     if kind is None:
         return
     fields = {k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
-    if expect is None and kind not in OUTCOME_KINDS:
+    misspelled = difflib.get_close_matches("expect", [k for k in fields if k != "expect"], n=1)
+    if expect is None and kind not in OUTCOME_KINDS and not misspelled:
         v.error(
             node,
             path,
