@@ -126,3 +126,11 @@ def test_play_never_writes_escape_sequences_from_lesson_output(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
     assert "The live value: abc" in proc.stdout
+
+
+def test_play_never_gives_the_answer_in_a_try_again_message() -> None:
+    # x.grad is 0.6 here: the judge's usual examples ("like 0.6, -4.0, ...") would give it away
+    proc = tutor("play", "samples/accumulate", stdin="what?\n")
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [x for x in proc.stdout.splitlines() if "Try again" in x]
+    assert "like" in line and "0.6" not in line

@@ -12,6 +12,7 @@ import pytest
 from judge_obs import INV, NONE, C, X, b, exc, f, keys, s, seq, t
 
 from tutor.judge import InvalidPrediction, JudgeSpec, Status, display, judge, parse_error
+from tutor.judge.giveaway import gives_away
 from tutor.kinds import KINDS
 
 JUDGE_DIR = Path(__file__).resolve().parents[2] / "tutor" / "judge"
@@ -183,8 +184,27 @@ def test_parse_error_agrees_with_judge() -> None:
             msg = parse_error(spec, text)
             v = judge(spec, text, A_VALUE[kind])
             assert (v.status is INV) == (msg is not None), (kind, text)
-            if msg is not None:
-                assert v.message == msg
+            if msg is not None and not gives_away(judge, spec, A_VALUE[kind], msg):
+                assert v.message == msg  # the same words, unless they hold the answer
+
+
+@pytest.mark.parametrize(
+    ("kind", "live", "text", "leak"),
+    [("number", f(0.6), "what?", "0.6"), ("number", f(-4.0), "what?", "-4.0"),
+     ("dtype", {"type": "dtype", "value": "int64"}, "flaot", "int64"),
+     ("exception", exc("RuntimeError", "x", ["RuntimeError", "Exception", "BaseException"]),
+      "kaboom!", "RuntimeError"),
+     ("set", keys("a", "b"), "a, (", "['a', 'b']")],
+)
+def test_a_message_about_an_unreadable_answer_never_holds_the_answer(
+        kind: str, live: dict, text: str, leak: str) -> None:
+    spec = _spec(kind)
+    assert leak in (parse_error(spec, text) or "")  # the usual words would give it away
+    v = judge(spec, text, live)
+    assert v.status is INV and leak not in v.message
+    # the message still shows how to write an answer, with examples that are wrong here
+    marker = next(m for m in ("like ", "e.g. ", "Try ") if m in v.message)
+    assert not gives_away(judge, spec, live, v.message.split(marker, 1)[1])
 
 
 @pytest.mark.parametrize(

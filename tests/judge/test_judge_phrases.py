@@ -111,7 +111,7 @@ def test_number_words_do_not_widen_other_kinds() -> None:
      ("set", "['a', 'b'", "List the items, like ['a', 'b']")],
 )  # fmt: skip
 def test_invalid_messages_say_how_to_write_it(kind: str, text: str, words: str) -> None:
-    live = {"number": f(F32_06), "tensor": t([0.1] * 10, [10]), "shape": {"type": "size",
+    live = {"number": f(2.5), "tensor": t([0.1] * 10, [10]), "shape": {"type": "size",
             "value": [3, 2]}, "list": {"type": "list", "items": []}, "set": KEYS}[kind]  # fmt: skip
     v = judge(JudgeSpec(kind), text, live)
     assert v.status is INV and words in v.message, v.message

@@ -10,6 +10,7 @@ from . import compare_values as cv
 from . import compare_words as cw
 from .display import display
 from .errors import InvalidPrediction
+from .giveaway import SHOWS_OPTIONS, scrub
 from .obs import Obs, is_none, otype, single_number, truncated
 from .outcome import Outcome, correct, incorrect
 from .parse_tensor import read_tensor_pred
@@ -27,6 +28,7 @@ from .parse_words import (
     read_text_pred,
     text_key,
 )  # fmt: skip
+from .phrases import lead_in, number_forms, says_none
 from .predictions import (
     BoolP,
     ChoiceP,
@@ -41,7 +43,6 @@ from .predictions import (
     TensorP,
     TextP,
 )  # fmt: skip
-from .phrases import lead_in, number_forms, says_none
 from .pseudo import to_observation
 from .text import clean, short
 from .verdict import JudgeSpec, Status, Verdict
@@ -129,7 +130,8 @@ def _how_to(kind: str, text: str, message: str) -> str:
         return "Write the number without a comma: 4000, or 0.6 with a decimal point."
     how = _HOW[kind]
     if _EXPRESSION.search(text):
-        return f"I don't compute expressions such as {short(text, 30)}: write the value itself. {how}"
+        return (f"I don't compute expressions such as {short(text, 30)}: "
+                f"write the value itself. {how}")
     if "expected ']'" in message and _SPACED.search(text):
         return "Separate the values with commas, like [1, 2, 2]."
     if any(w in message for w in (how, "like", "e.g.", "Try ")):
@@ -236,17 +238,27 @@ def _answer_text(spec: JudgeSpec, text: str) -> str:
         return text.strip()
 
 
-def judge_strict(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
-    """`judge` without the safety net (tests call this to see real errors)."""
+def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -> Verdict:
+    """`judge` without the safety net (tests call this to see real errors).
+
+    With `guard`, a message about an unreadable answer never contains an example
+    that would be this question's answer (see giveaway.py)."""
     expected = display(live, spec.kind)
     try:
         pred = parse(spec, text)
     except InvalidPrediction as e:
-        return Verdict(Status.INVALID, e.message, expected, text)
+        message = e.message
+        if guard and spec.kind not in SHOWS_OPTIONS:
+            message = scrub(_unguarded, spec, live, message, text)  # no example is the answer
+        return Verdict(Status.INVALID, message, expected, text)
     answer = short(_answer_text(spec, text), 80)
     out = compare(spec, pred, live, answer)
     feedback = _feedback(spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, out.message, expected, text, out.details, feedback)
+
+
+def _unguarded(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
+    return judge_strict(spec, text, live, guard=False)
 
 
 def judge(spec: JudgeSpec, text: str, live: dict) -> Verdict:

@@ -6,26 +6,18 @@ show; judging goes through the engine's `judge_prompt`, never around it.
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from dataclasses import dataclass
 
 from tutor.engine import StepOutcome, judge_prompt
-from tutor.judge import Status, Verdict, display
+from tutor.judge import Status, Verdict, display, judge
+from tutor.judge.giveaway import gives_away
 from tutor.lesson.model import Lesson, Prompt, Step
 from tutor.progress import Attempt, LessonProgress
 
 Position = tuple[int, int]  # (step index, prompt index)
 
-# A message cut into what could be typed as an answer: "like 0.6, -4.0 or tensor(0.6000)".
-_COARSE = re.compile(r";\s+|:\s+|\s+or\s+|\blike\s+|\be\.g\.\s*|\btry\s+|\.\.\.|\.\s+|\.$",
-                     re.IGNORECASE)
-_FINE = re.compile(r",\s+")
-_SPACE = re.compile(r"\s+")
-_SHOWS_OPTIONS = ("bool", "same_storage", "choice")  # their messages must name the options
-_VOCABULARY = {"yes", "no", "true", "false", "raises", "raise", "error", "exception", "no error",
-               "nothing", "none"}
 
 
 def continue_point(lessons: list[Lesson], progress: dict[str, LessonProgress],
@@ -49,39 +41,6 @@ def continue_point(lessons: list[Lesson], progress: dict[str, LessonProgress],
         if unfinished(lesson):
             return lesson, where(lesson)
     return lessons[0], (0, 0)
-
-
-def _split(text: str, sep: re.Pattern[str]) -> list[str]:
-    """`text` cut at the matches of `sep` that are outside brackets."""
-    depth, depths = 0, []
-    for ch in text:
-        depths.append(depth)
-        depth = max(0, depth + (ch in "([{") - (ch in ")]}"))
-    cuts = [m.span() for m in sep.finditer(text) if depths[m.start()] == 0]
-    bounds = [0, *[x for span in cuts for x in span], len(text)]
-    return [text[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
-
-
-def _pieces(text: str) -> set[str]:
-    """Every phrase of a message that could be typed as an answer: each part between
-    separators, each comma-separated item, and each tail after a space."""
-    out: set[str] = set()
-    for coarse in _split(text, _COARSE):
-        for item in {coarse, *_split(coarse, _FINE)}:
-            words = _split(item, _SPACE)
-            for i in range(len(words)):
-                piece = " ".join(words[i:]).strip(" ,.'\"")
-                while piece[:1] in ("(", "[") and piece.count(piece[0]) > piece.count(
-                        ")" if piece[0] == "(" else "]"):
-                    piece = piece[1:]  # "(e.g. RuntimeError" → "RuntimeError"
-                while piece[-1:] in (")", "]") and piece.count(piece[-1]) > piece.count(
-                        "(" if piece[-1] == ")" else "["):
-                    piece = piece[:-1]
-                if piece.strip():
-                    out.add(piece.strip())
-                if len(piece) > 2 and piece[0] + piece[-1] in ("()", "[]"):
-                    out |= _pieces(piece[1:-1])  # "(e.g. RuntimeError)"
-    return out
 
 
 @dataclass
@@ -193,26 +152,12 @@ class LessonFlow:
         return verdict
 
     def gives_away(self, text: str) -> bool:
-        """Would typing some piece of `text` (a notation example in a message) be judged
-        right here?  Then showing it would give the answer away."""
+        """Would typing some phrase of `text` (e.g. the notation examples shown under
+        the answer field) be judged right here?  Then showing it gives the answer away."""
         if self.outcome is None or self.prompt is None:
             return False
-        for piece in _pieces(text):
-            if piece.casefold() in _VOCABULARY:
-                continue
-            verdict = judge_prompt(self.outcome, self.prompt, piece)
-            if verdict.status is Status.CORRECT:
-                return True
-        return False
-
-    def invalid_message(self, message: str, examples: str = "") -> str:
-        """The judge's word on an unreadable answer, unless an example in it is this
-        question's answer: then a plain one, with `examples` if they are safe."""
-        prompt = self.prompt
-        if prompt is None or prompt.kind in _SHOWS_OPTIONS or not self.gives_away(message):
-            return message
-        plain = f"That does not read as a {prompt.kind.replace('_', ' ')} answer."
-        return f"{plain} ({examples})" if examples and not self.gives_away(examples) else plain
+        live = self.outcome.live(self.prompt) or {"type": "none"}
+        return gives_away(judge, self.prompt.spec, live, text)
 
     def live_display(self) -> str:
         assert self.outcome is not None and self.prompt is not None

@@ -30,7 +30,7 @@ from tutor.ui.screens.lesson_kernel import LessonKernelMixin
 from tutor.ui.screens.lesson_repl import LessonReplMixin
 from tutor.ui.screens.picture import LessonPictures
 from tutor.ui.text import plain
-from tutor.ui.widgets.answer import EXAMPLES, AnswerBox
+from tutor.ui.widgets.answer import AnswerBox
 from tutor.ui.widgets.code_view import CodeView
 from tutor.ui.widgets.inline import inline
 from tutor.ui.widgets.kernel_status import KernelStatus
@@ -214,8 +214,8 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
             return
         verdict = flow.judge(text)
         if verdict.status is Status.INVALID:
-            why = flow.invalid_message(verdict.message, EXAMPLES.get(flow.prompt.kind, ""))
-            self.set_note(f"? {why}  Try again (this did not count).", "-invalid")
+            # (the judge never puts this question's answer in an example)
+            self.set_note(f"? {verdict.message}  Try again (this did not count).", "-invalid")
             self.query_one("#answer", AnswerBox).focus_input()
             return
         self.save_attempt(flow.attempt(verdict.status.value, text, verdict.expected))
