@@ -189,3 +189,15 @@ def test_a_kernel_that_keeps_dying_is_declared_dead() -> None:
         assert k.status == "dead"
     finally:
         k.shutdown()
+
+
+def test_tracebacks_quote_lesson_code_and_hide_the_kernels_frames(kernel: Kernel) -> None:
+    with kernel.open_session() as s:
+        step = s.run_step("a = torch.ones(2, requires_grad=True)\na[0] = 3")["error"]
+        assert 'File "<lesson step 0>", line 2' in step["traceback"]
+        assert "    a[0] = 3" in step["traceback"]
+        repl = s.repl("y = 1 / 0")["error"]["traceback"]
+        assert "    y = 1 / 0" in repl and "tutor" not in repl
+        flood = s.run_step("while True: print('x' * 10_000)", timeout=60)["error"]
+        assert "session.py" not in flood["traceback"]  # the output cap's own frame
+        assert flood["traceback"].rstrip().endswith("the code printed more than 64 MB")

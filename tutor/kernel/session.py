@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import io
+import linecache
 import os
 import resource
 import signal
@@ -66,13 +67,22 @@ class CappedWriter(io.TextIOBase):
         return text
 
 
+def _remember(name: str, source: str) -> str:
+    """Let tracebacks quote lines of lesson and REPL code (kept in linecache)."""
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    return name
+
+
 def _lesson_traceback(exc: BaseException) -> str:
     """The traceback from the first frame of lesson code on (tutor's frames hidden)."""
     tb = exc.__traceback__
     while tb is not None and not tb.tb_frame.f_code.co_filename.startswith("<"):
         tb = tb.tb_next
-    lines = traceback.format_exception(type(exc), exc, tb)
-    text = "".join(lines)
+    frames = traceback.extract_tb(tb)
+    while frames and frames[-1].filename == __file__:  # the SIGINT handler, the output cap
+        frames.pop()
+    lines = ["Traceback (most recent call last):\n", *frames.format()] if frames else []
+    text = "".join(lines + traceback.format_exception_only(type(exc), exc))
     return text if len(text) < 20_000 else text[:20_000] + "\n…"
 
 
@@ -156,7 +166,8 @@ class LessonSession:
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
         step = req.get("step", 0)
-        code = compile(req["code"], f"<lesson step {step}>", "exec")
+        name = _remember(f"<lesson step {step}>", req["code"])
+        code = compile(req["code"], name, "exec")
         error = self._execute(lambda: exec(code, self.namespace))
         stdout, stderr = self._outputs()
         if self._stopped(error):
@@ -195,8 +206,8 @@ class LessonSession:
 
     def repl(self, req: dict[str, Any]) -> dict[str, Any]:
         self.repl_count += 1
-        name = f"<repl {self.repl_count}>"
         source = req["code"]
+        name = _remember(f"<repl {self.repl_count}>", source)
         tree = ast.parse(source, name, "exec")
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         result: dict[str, Any] = {}
