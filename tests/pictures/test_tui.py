@@ -14,6 +14,14 @@ from tutor.progress import ProgressStore
 
 pytestmark = pytest.mark.kernel
 
+
+@pytest.fixture(autouse=True)
+def answer_keys_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test presses y the moment the question shows (a person gets a settle time)."""
+    from tutor.ui.widgets.answer import AnswerBox
+
+    monkeypatch.setattr(AnswerBox, "SETTLE", 0.0)
+
 LESSON = """\
 id: pictures/tui
 title: Pictures in the app

@@ -23,3 +23,12 @@ def make_app(tutor_home: Path) -> Callable[..., object]:
                         store=ProgressStore(tutor_home))
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def answer_keys_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests press y/n the moment a question shows; a person is given a short settle
+    time (see test_a_double_n_does_not_answer_no, which restores it)."""
+    from tutor.ui.widgets.answer import AnswerBox
+
+    monkeypatch.setattr(AnswerBox, "SETTLE", 0.0)

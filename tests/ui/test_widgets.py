@@ -272,3 +272,34 @@ async def test_verdict_heading_does_not_repeat_the_verdict() -> None:
         await pilot.pause()
         title = str(panel.query_one("#verdict-title", Static).render())
         assert title == "✓ Correct — the live value is 0.6000."
+
+
+async def test_a_double_n_does_not_answer_no(monkeypatch) -> None:
+    # `n` moves on after a verdict; pressed twice, the second lands on the next
+    # question. If that one is yes/no, it must not be answered "no" by accident.
+    from textual.app import App
+
+    from tutor.lesson.model import Pos, Prompt
+    from tutor.ui.widgets.answer import AnswerBox
+
+    monkeypatch.setattr(AnswerBox, "SETTLE", 0.4)
+    got: list[str] = []
+
+    class Host(App):
+        def compose(self):
+            yield AnswerBox(id="answer")
+
+        def on_answer_box_submitted(self, event: AnswerBox.Submitted) -> None:
+            got.append(event.text)
+
+    app = Host()
+    async with app.run_test() as pilot:
+        box = app.query_one(AnswerBox)
+        box.show_prompt(Prompt(0, "Shared?", "bool", "x", None, Pos(1, 1)))
+        await pilot.pause()
+        box.focus()
+        await pilot.press("n")
+        assert got == []  # too soon after the question appeared
+        await pilot.pause(0.5)
+        await pilot.press("n")
+        assert got == ["no"]

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from textual import on
 from textual.binding import Binding
@@ -79,8 +80,12 @@ class AnswerBox(Vertical, can_focus=True):
     """Posts `AnswerBox.Submitted(text)`; never judges anything itself.
 
     For yes/no and choice questions the box itself takes the focus (keys y/n and
-    1-9 answer), so an `enter` pressed twice to move on cannot answer by accident.
+    1-9 answer), so an `enter` pressed twice to move on cannot answer by accident;
+    and those keys do nothing for a moment after the question appears, so an `n`
+    (next) pressed twice does not answer "no".
     """
+
+    SETTLE = 0.4  # seconds after a question appears during which y/n/1-9 are ignored
 
     BINDINGS = [
         Binding("y", "say('yes')", "Yes", show=False),
@@ -99,6 +104,7 @@ class AnswerBox(Vertical, can_focus=True):
         self.body: Vertical | None = None
         self.autofocus = True
         self.examples: list[Static] = []  # the current entry's notation examples
+        self.shown_at = 0.0
 
     def show_prompt(self, prompt: Prompt, text: str = "", focus: bool = True) -> None:
         """Replace the entry with one for `prompt`, pre-filled with `text` (a retry).
@@ -107,6 +113,7 @@ class AnswerBox(Vertical, can_focus=True):
         typed right away are not lost."""
         self.prompt = prompt
         self.autofocus = focus
+        self.shown_at = time.monotonic()
         if self.body is not None:
             self.body.remove()
         self.examples = []
@@ -187,11 +194,15 @@ class AnswerBox(Vertical, can_focus=True):
         event.stop()
         self.action_choose(int(event.option.id or "0"))
 
+    def settled(self) -> bool:
+        return time.monotonic() - self.shown_at >= self.SETTLE
+
     def action_say(self, word: str) -> None:
-        if self.prompt is not None and self.prompt.kind in YES_NO:
+        if self.prompt is not None and self.prompt.kind in YES_NO and self.settled():
             self.post_message(self.Submitted(word))
 
     def action_choose(self, number: int) -> None:
         prompt = self.prompt
-        if prompt is not None and prompt.kind == "choice" and 1 <= number <= len(prompt.choices):
+        if (prompt is not None and prompt.kind == "choice" and self.settled()
+                and 1 <= number <= len(prompt.choices)):
             self.post_message(self.Submitted(prompt.choices[number - 1]))
