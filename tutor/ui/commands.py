@@ -7,6 +7,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from tutor.ui.messages import OpenLesson
+from tutor.ui.text import plain
 
 
 class LessonCommands(Provider):
@@ -17,20 +18,19 @@ class LessonCommands(Provider):
         for lesson in catalog.lessons:
             pack = catalog.pack_of[lesson.id].title
             words = " ".join([lesson.title, lesson.id, lesson.topic, *lesson.tags, pack])
-            yield lesson, words, f"{lesson.topic} · {pack} · {lesson.id}"
+            title = "Lesson: " + lesson.title.replace("`", "")  # Markdown code marks, dropped
+            yield lesson, title, words, f"{lesson.topic} · {pack} · {lesson.id}"
 
     def _open(self, lesson_id: str) -> None:
         self.app.post_message(OpenLesson(lesson_id))
 
     async def discover(self) -> Hits:
-        for lesson, _, help_text in self._lessons():
-            yield DiscoveryHit(f"Lesson: {lesson.title}", partial(self._open, lesson.id),
-                               help=help_text)
+        for lesson, title, _, help_text in self._lessons():
+            yield DiscoveryHit(plain(title), partial(self._open, lesson.id), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for lesson, words, help_text in self._lessons():
-            title = f"Lesson: {lesson.title}"
+        for lesson, title, words, help_text in self._lessons():
             score = max(matcher.match(title), matcher.match(words) * 0.9)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), partial(self._open, lesson.id),
