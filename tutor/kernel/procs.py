@@ -160,6 +160,17 @@ def user_tasks() -> int:
     return count
 
 
+def reap_all() -> None:
+    """Reap every child that has exited, without waiting."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
 def kill_descendants(deadline: float = 1.0) -> None:
     """Kill every descendant of this process and reap them (we are a subreaper)."""
     me = os.getpid()
@@ -170,13 +181,7 @@ def kill_descendants(deadline: float = 1.0) -> None:
             return
         for pid in kids:
             kill_pid(pid)
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                break
+        reap_all()
         time.sleep(0.002)
 
 
@@ -322,13 +327,3 @@ def rmdir_quiet(path: str) -> bool:
         return True
     except OSError:
         return False
-
-
-def reap_all() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return

@@ -148,22 +148,13 @@ def _validate_any(node: yaml.Node, spec: AnyOf, v: Validation, path: str) -> Any
 
 def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str) -> Any:
     text = node.value
-    if isinstance(spec, Int):
-        if not _plain(node) or not _INT.match(text):
-            v.error(node, path, f"expected a whole number, got {_kind(node)}")
+    if isinstance(spec, Num):  # (Int is a Num)
+        whole = isinstance(spec, Int)
+        if not _plain(node) or not (_INT if whole else _FLOAT).match(text) or (
+                not whole and not math.isfinite(float(text))):
+            v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}")
             return None
-        value = int(text)
-        if (spec.min is not None and value < spec.min) or (
-            spec.max is not None and value > spec.max
-        ):
-            v.error(node, path, f"must be between {spec.min} and {spec.max}, got {value}")
-            return None
-        return value
-    if isinstance(spec, Num):
-        if not _plain(node) or not _FLOAT.match(text) or not math.isfinite(float(text)):
-            v.error(node, path, f"expected a number, got {_kind(node)}")
-            return None
-        value = float(text)
+        value: int | float = int(text) if whole else float(text)
         if (spec.min is not None and value < spec.min) or (
             spec.max is not None and value > spec.max
         ):
