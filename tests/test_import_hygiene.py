@@ -45,3 +45,13 @@ def test_headless_commands_keep_torch_and_textual_out_of_the_process(
     body = ("import contextlib, io\nfrom tutor.cli import main\n"
             f"with contextlib.redirect_stdout(io.StringIO()):\n    main({argv!r})")
     assert loaded_after(body, stdin) == []
+
+
+def test_the_import_contracts_hold() -> None:
+    # pyproject's [tool.importlinter]: only tutor.ui imports textual, and only the
+    # kernel process's modules import torch (checked statically, imports in functions too)
+    root = Path(__file__).resolve().parent.parent
+    lint = Path(sys.executable).with_name("lint-imports")
+    proc = subprocess.run([str(lint)], cwd=root, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Contracts: 2 kept, 0 broken." in proc.stdout
