@@ -36,7 +36,8 @@ BAD = {
     "bad/loop": ("while True:\n    pass", "timed out"),
     "bad/flood": ("while True:\n    print('x' * 1000)", "printed more than 64 MB"),
     "bad/zygote": ("import os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\n"
-                   "time.sleep(5)", "because the kernel died: the kernel process crashed with SIGKILL"),
+                   "time.sleep(5)",
+                   "because the kernel died: the kernel process crashed with SIGKILL"),
 }
 
 

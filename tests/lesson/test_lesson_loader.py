@@ -101,7 +101,8 @@ def test_yaml_syntax_errors_have_a_position(tmp_path: Path) -> None:
 
 def test_aliases_are_refused_before_expansion(tmp_path: Path) -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True))
     (msg,) = problems(write(tmp_path, bomb))
     assert ":1:4:" in msg and "anchors and aliases" in msg
 

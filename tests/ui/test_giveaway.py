@@ -4,7 +4,6 @@ examples under the entry, not the examples in the judge's word on an unreadable 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Static

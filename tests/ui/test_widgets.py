@@ -13,9 +13,9 @@ from tutor.lesson.model import Pos, Prompt
 from tutor.ui.flow import LessonFlow
 from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.help import HelpScreen
+from tutor.ui.text import plain
 from tutor.ui.widgets.answer import AnswerBox, items_preview
 from tutor.ui.widgets.inline import inline
-from tutor.ui.text import plain
 from tutor.ui.widgets.repl import Repl, is_complete, truncate
 
 BASICS = Path(__file__).resolve().parent.parent / "data" / "ui" / "lessons" / "basics.yaml"
@@ -249,8 +249,9 @@ async def test_repl_log_follows_the_newest_output() -> None:
         log = repl.query_one("#repl-log")
         for i in range(6):  # replies arrive in bursts, before the log has laid them out
             repl.write(plain(f">>> step {i}"))
-            repl.show_reply({"error": {"traceback": "Traceback\n" + "  a frame of a long path, wrapped at 80 columns " * 9 + "\n"
-                                       + f"KeyboardInterrupt {i}"}})
+            frames = "  a frame of a long path, wrapped at 80 columns " * 9
+            repl.show_reply({"error": {"traceback": f"Traceback\n{frames}\n"
+                                       f"KeyboardInterrupt {i}"}})
         await pilot.pause(0.3)
         assert log.max_scroll_y > 0
         assert log.scroll_y == log.max_scroll_y  # the last line is on screen

@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         right = sum(r.correct for r in rows)
         print(f"\n{done} of {len(counted)} lessons done "
               f"({sum(r.status == 'perfect' for r in counted)} perfect); "
-              f"{total} answer{'' if total == 1 else 's'}, {right} right" + (f" ({right / total:.0%})" if total else ""))
+              f"{total} answer{'' if total == 1 else 's'}, {right} right"
+              + (f" ({right / total:.0%})" if total else ""))
         if last:
             print(f"last lesson: {last}")
         print(f"progress database: {where}")
