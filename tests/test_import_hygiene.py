@@ -55,3 +55,11 @@ def test_the_import_contracts_hold() -> None:
     proc = subprocess.run([str(lint)], cwd=root, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Contracts: 2 kept, 0 broken." in proc.stdout
+
+
+def test_the_code_passes_ruff() -> None:
+    root = Path(__file__).resolve().parent.parent
+    ruff = Path(sys.executable).with_name("ruff")
+    proc = subprocess.run([str(ruff), "check", "tutor", "tests", "benchmarks"], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
