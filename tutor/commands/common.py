@@ -31,7 +31,3 @@ def print_problems(errors: list[LessonError], file=None) -> None:
     for error in errors:
         for problem in error.problems:
             print(problem, file=out)
-
-
-def stderr_is_tty() -> bool:
-    return sys.stderr.isatty()

@@ -67,10 +67,6 @@ def collapse(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def is_none_word(text: str) -> bool:
-    return text.casefold() in NONE_WORDS
-
-
 def short(text: str, limit: int = 60) -> str:
     """Shorten `text` for a message."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"

@@ -180,7 +180,6 @@ STEP = Obj(
             ListOf(item=PROMPT, max_items=20), doc="Questions asked after the code ran."
         ),
         "explain": Field(Str(), doc="Markdown shown after the step's questions."),
-        "hidden": Field(Bool(), doc="Setup code the learner need not read (shown folded)."),
     },
 )
 

@@ -261,7 +261,6 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
                 prompts,
                 _pos(v, f"steps[{i}]"),
                 s.get("explain"),
-                bool(s.get("hidden")),
             )
         )
     req = data.get("requires") or {}

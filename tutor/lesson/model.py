@@ -53,7 +53,6 @@ class Step:
     prompts: tuple[Prompt, ...]
     pos: Pos
     explain: str | None = None
-    hidden: bool = False
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ class Str(Type):
     pattern: str | None = None
     pattern_hint: str = ""
     enum: tuple[str, ...] = ()
-    multiline: bool = False
 
     def json(self) -> dict[str, Any]:
         # the loader reads any scalar as the text written (`title: 5` is the title "5"),

@@ -75,7 +75,6 @@ _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\Z")
 _TRUE = {"true", "yes", "on"}
 _FALSE = {"false", "no", "off"}
-_NULL_TAG = "tag:yaml.org,2002:null"
 
 
 def _plain(node: yaml.Node) -> bool:

@@ -112,10 +112,6 @@ class LessonFlow:
         return all(self.states.get((self.step_index, p.index), PromptState()).answered
                    for p in self.step.prompts)
 
-    @property
-    def is_last_step(self) -> bool:
-        return self.step_index == len(self.lesson.steps) - 1
-
     def resume_point(self) -> Position:
         """Where a later sitting should start: the next unanswered question."""
         if self.prompt is not None and not self.state.answered:
