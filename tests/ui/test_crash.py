@@ -7,10 +7,9 @@ import signal
 
 import pytest
 from textual.widgets import Static
-from ui_helpers import wait_for
+from ui_helpers import open_first_lesson, wait_for
 
 from tutor.ui.screens.catalog import CatalogScreen
-from tutor.ui.screens.lesson import LessonScreen
 
 pytestmark = pytest.mark.kernel
 
@@ -19,20 +18,10 @@ def failure_text(screen) -> str:
     return str(screen.query_one("#failure", Static).render())
 
 
-async def start(pilot) -> LessonScreen:
-    app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
-    screen = app.screen
-    await wait_for(pilot, lambda: screen.mode == "asking", what="step")
-    return screen
-
-
 async def test_lesson_process_killed_between_steps_is_rebuilt(kernel, make_app) -> None:
     app = make_app(kernel)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await start(pilot)
+        screen = await open_first_lesson(pilot)
         await pilot.press(*"12", "enter", "n", *"a, b, c", "enter")
         old_pid = screen.run.session.pid
         os.kill(old_pid, signal.SIGKILL)  # the lesson's process dies while the learner reads
@@ -48,7 +37,7 @@ async def test_lesson_process_killed_between_steps_is_rebuilt(kernel, make_app) 
 async def test_repl_in_a_dead_process_rebuilds_the_namespace(kernel, make_app) -> None:
     app = make_app(kernel)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await start(pilot)
+        screen = await open_first_lesson(pilot)
         await pilot.press(*"12", "enter", "n", *"a, b, c", "enter", "ctrl+o")
         await pilot.press(*"import os; os._exit(3)", "enter")
         await wait_for(pilot, lambda: not screen.repl_running and not screen.rebuilding,
@@ -67,7 +56,7 @@ async def test_repl_in_a_dead_process_rebuilds_the_namespace(kernel, make_app) -
 async def test_a_step_that_always_crashes_is_reported_not_looped(kernel, make_app) -> None:
     app = make_app(kernel, "crash")
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await start(pilot)
+        screen = await open_first_lesson(pilot)
         await pilot.press(*"2", "enter", "n")
         await wait_for(pilot, lambda: screen.mode == "failed", timeout=30, what="the failure")
         text = failure_text(screen)
@@ -93,18 +82,14 @@ async def test_step_timeout_is_reported(kernel, make_app, tmp_path) -> None:
     assert not catalog.errors, catalog.problems
     app = make_app(kernel, catalog=catalog)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
-        screen = app.screen
-        await wait_for(pilot, lambda: screen.mode == "failed", timeout=30, what="the timeout")
+        screen = await open_first_lesson(pilot, until="failed")  # the step timed out
         assert "timed out" in failure_text(screen)
 
 
 async def test_whole_kernel_killed_restarts_and_lesson_continues(own_kernel, make_app) -> None:
     app = make_app(own_kernel)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await start(pilot)
+        screen = await open_first_lesson(pilot)
         await pilot.press(*"12", "enter", "n", *"a, b, c", "enter")
         os.killpg(own_kernel.proc.pid, signal.SIGKILL)  # the kernel and its lesson processes
         await wait_for(pilot, lambda: app.kernel_state in ("restarting", "starting"),
@@ -128,11 +113,7 @@ async def test_a_lesson_this_kernel_cannot_run_says_why(kernel, make_app, tmp_pa
     assert not catalog.errors, catalog.problems
     app = make_app(kernel, catalog=catalog)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
-        screen = app.screen
-        await wait_for(pilot, lambda: screen.mode == "failed", what="the refusal")
+        screen = await open_first_lesson(pilot, until="failed")  # refused
         assert "cannot run here" in failure_text(screen) and ">=99" in failure_text(screen)
         await pilot.press("r")  # nothing to retry
         assert screen.mode == "failed" and screen.fatal

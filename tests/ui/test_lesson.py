@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, Static
-from ui_helpers import wait_for
+from ui_helpers import open_first_lesson, wait_for
 
 from tutor.progress import ProgressStore
 from tutor.ui.screens.catalog import CatalogScreen
@@ -23,16 +23,6 @@ def text_of(screen, selector: str) -> str:
 def verdict_text(screen) -> str:
     panel = screen.query_one(VerdictPanel)
     return " ".join(str(w.render()) for w in panel.query(Static))
-
-
-async def open_first_lesson(pilot) -> LessonScreen:
-    app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
-    screen = app.screen
-    await wait_for(pilot, lambda: screen.mode == "asking", what="the step to run")
-    return screen
 
 
 async def answer(pilot, text: str) -> None:

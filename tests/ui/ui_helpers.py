@@ -30,3 +30,18 @@ async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 20.0
 
 async def type_text(pilot, text: str) -> None:
     await pilot.press(*text)
+
+
+async def open_first_lesson(pilot, until: str = "asking"):
+    """From the catalog, open the highlighted lesson and wait until its screen's mode
+    is `until` ("asking": the first step has run; "failed": it could not)."""
+    from tutor.ui.screens.catalog import CatalogScreen
+    from tutor.ui.screens.lesson import LessonScreen
+
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+    screen = app.screen
+    await wait_for(pilot, lambda: screen.mode == until, timeout=30, what=f"mode {until}")
+    return screen
