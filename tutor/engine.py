@@ -93,7 +93,8 @@ class LessonRun:
 
     def open(self) -> Session:
         if self.session is None or not self.session.alive:
-            self.session = self.kernel.open_session(seed=self.lesson.seed)
+            self.session = self.kernel.open_session(seed=self.lesson.seed,
+                                                    cuda=self.lesson.requires.cuda)
             self.outcomes = []
         return self.session
 

@@ -132,7 +132,7 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
 
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
-    kernel = Kernel()
+    kernel = Kernel(pool_size=min(max(2, args.jobs), 4))
     kernel.start()  # torch loads while the lessons are read
     catalog = catalog_for(args.paths, args.path)
     progress = sys.stderr if args.json else sys.stdout
@@ -147,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
         f"python {info.get('python')}, {max(1, args.jobs)} at a time",
         file=progress,
     )
+    print(f"kernel: {kernel.describe_mode()}; {kernel.describe_cuda()}", file=progress)
+    if any(lesson.requires.cuda for lesson in catalog.lessons):
+        kernel.prepare_cuda()  # CUDA starts in its worker while the other lessons run
     print_problems(catalog.errors, file=progress)
 
     gate = _Gate()
@@ -213,6 +216,8 @@ def run(args: argparse.Namespace) -> int:
             "ok": ok,
             "torch": info.get("torch_full"),
             "python": info.get("python"),
+            "kernel": {"mode": kernel.mode, "reason": kernel.mode_reason},
+            "cuda": bool(info.get("cuda")),
             "seconds": round(elapsed, 3),
             "lessons": counts,
             "prompts": {

@@ -11,19 +11,17 @@ pool).
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
+from tutor.kernel import launch, modes
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
 
 STARTUP_TIMEOUT = 120.0
@@ -92,13 +90,20 @@ class ExitInfo:
 
 
 class Kernel:
-    """The kernel process.  `status` is one of: new, starting, ready, restarting, dead."""
+    """The kernel.  `status` is one of: new, starting, ready, restarting, dead, closed.
 
-    def __init__(self, python: str | None = None, *, mode: str = "auto",
-                 restart_limit: int = RESTART_LIMIT):
-        self.python = python or sys.executable
-        self.mode = "fork" if mode == "auto" and hasattr(os, "fork") else mode
+    `mode` is `fork` (a zygote forks each run) or `spawn` (a pool of fresh processes);
+    `mode_reason` says why (see tutor/kernel/modes.py).  `python` is the interpreter
+    lessons run on (default: TUTOR_PYTHON, else tutor's own).
+    """
+
+    def __init__(self, python: str | None = None, *, mode: str | None = None,
+                 restart_limit: int = RESTART_LIMIT, pool_size: int | None = None):
+        from tutor.kernel.spawn import POOL_SIZE, Spawner  # (spawn.py builds on this module)
+
+        self.python = python or launch.default_python()
         self.restart_limit = restart_limit
+        self.startup_timeout = STARTUP_TIMEOUT
         self.status = "new"
         self.info: dict[str, Any] = {}
         self.proc: subprocess.Popen[bytes] | None = None
@@ -114,32 +119,70 @@ class Kernel:
         self._deaths: list[float] = []
         self._started_at = 0.0
         self._failure = ""
-        self._spare: Future[Session] | None = None  # spawn mode: a run started ahead
+        self._fatal = ""  # a failure no restart can mend (bad mode, interpreter without torch)
         self._proc_ready = False  # the current kernel process said it is ready
+        self.spawner = Spawner(self, pool_size or POOL_SIZE)
+        try:
+            self._mode = modes.choose(mode)
+        except modes.ModeError as exc:
+            self._mode = modes.Mode(modes.SPAWN, "not chosen")
+            self._fatal = str(exc)
+
+    @property
+    def mode(self) -> str:
+        """`fork` or `spawn` (it may change from fork to spawn once, at the first start)."""
+        return self._mode.name
+
+    @property
+    def mode_reason(self) -> str:
+        return self._mode.reason
+
+    def describe_mode(self) -> str:
+        """One line for a learner: the mode, why, and what it means."""
+        return self._mode.describe()
+
+    def describe_cuda(self) -> str:
+        """Whether lessons can use CUDA here, for a learner (after `wait_ready`)."""
+        info = self.info
+        if not info.get("cuda"):
+            why = f" ({info['cuda_error']})" if info.get("cuda_error") else ""
+            return f"CUDA: not available{why}; lessons that need it are skipped"
+        count = int(info.get("cuda_devices") or 1)
+        names = ", ".join(info.get("cuda_names") or ())
+        fake = " (simulated)" if info.get("cuda_fake") else ""
+        return (f"CUDA: {count} device{'s' if count != 1 else ''}{fake}"
+                + (f" ({names})" if names else "") + "; its lessons run in their own processes")
 
     # --------------------------------------------------------------- lifecycle
     def start(self) -> None:
         """Launch the kernel process (returns at once; `wait_ready` waits)."""
         with self._lock:
-            if self.status in ("starting", "ready") or (
+            if self.status in ("starting", "ready", "closed") or (
                     self.status == "restarting" and self.channel is not None):
                 return  # running, or already being launched
+            if self._fatal:
+                self._declare_dead(self._fatal)
+                return
             self.status = "starting" if self.status == "new" else "restarting"
             self._ready.clear()
-            if self.mode == "spawn":  # no zygote: every session is its own process
-                self.info = {}
-                self._mark_ready({})
-                return
             self._proc_ready = False
+            if self.mode == "spawn":  # no zygote: a pool of fresh processes
+                self.spawner.start()
+                return
             ours, theirs = socket.socketpair()
-            env = self._env()
-            self.proc = subprocess.Popen(
-                [self.python, "-m", "tutor.kernel.zygote", "--fd", str(theirs.fileno()),
-                 "--parent", str(os.getpid())],
-                pass_fds=[theirs.fileno()], env=env, stdin=subprocess.DEVNULL,
-                stdout=self.log, stderr=self.log, start_new_session=True,
-            )
-            theirs.close()
+            try:
+                self.proc = subprocess.Popen(
+                    launch.command(self.python, "zygote", "--fd", str(theirs.fileno()),
+                                   "--parent", str(os.getpid())),
+                    pass_fds=[theirs.fileno()], env=self._env(), stdin=subprocess.DEVNULL,
+                    stdout=self.log, stderr=self.log, start_new_session=True,
+                )
+            except OSError as exc:
+                ours.close()
+                self._declare_dead(str(launch.not_runnable(self.python, exc)))
+                return
+            finally:
+                theirs.close()
             self.channel = Channel(ours, with_fds=True)
             self._started_at = time.monotonic()
             threading.Thread(target=self._read_control, args=(self.channel, self.proc),
@@ -152,11 +195,16 @@ class Kernel:
 
     @staticmethod
     def _env() -> dict[str, str]:
-        env = dict(os.environ)
-        env.update({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                    "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1",
-                    "PYTORCH_NVML_BASED_CUDA_CHECK": "1"})
-        return env
+        return launch.environment()
+
+    def log_tail(self, size: int = 2000) -> str:
+        """The end of what kernel processes wrote to stdout/stderr."""
+        self.log.seek(0, os.SEEK_END)
+        end = self.log.tell()
+        self.log.seek(max(0, end - size))
+        tail = self.log.read().decode("utf-8", "replace").strip()
+        self.log.seek(0, os.SEEK_END)
+        return tail
 
     def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> dict[str, Any]:
         if self.status in ("new", "restarting"):
@@ -165,22 +213,65 @@ class Kernel:
             raise KernelDead(f"the kernel did not start within {timeout:.0f} s")
         if self.status == "dead":
             raise KernelDead(self._failure or "the kernel is dead")
-        if self.mode == "spawn" and not self.info:  # learn the versions from one run
-            spare = self._spawn_session(0, {}, timeout)
-            with self._lock:
-                if self._spare is None:
-                    self._spare = Future()
-                    self._spare.set_result(spare)
-                    spare = None
-            if spare is not None:
-                spare.close()
+        if self.status == "closed":
+            raise KernelDead("the kernel was shut down")
         return self.info
 
     def _mark_ready(self, info: dict[str, Any]) -> None:
         self._proc_ready = True
-        self.info = info
+        self.info = {**info, "mode": self.mode, "mode_reason": self.mode_reason}
         self.status = "ready"
         self._ready.set()
+
+    def _declare_dead(self, why: str) -> None:
+        self._failure = why
+        self.status = "dead"
+        self._ready.set()
+
+    def _on_zygote_ready(self, channel: Channel, info: dict[str, Any]) -> None:
+        """The zygote imported torch: go on forking, or switch to spawn mode."""
+        outcome = modes.after_start(self._mode, info.pop("threads", None))
+        if outcome is self._mode:
+            self._mark_ready(info)
+            return
+        with self._lock:
+            if self.channel is not channel:
+                return
+            self.channel = None  # its end is ours, not a death
+            try:
+                channel.send({"op": "bye"})
+            except ChannelClosed:
+                pass
+            channel.close()
+            if isinstance(outcome, str):
+                self._fatal = outcome
+                self._declare_dead(outcome)
+                return
+            self._mode = outcome
+            self.spawner.start()
+
+    def _worker_started(self, kind: str, hello: dict[str, Any]) -> None:
+        """A spawned worker said hello (spawn.Spawner calls this)."""
+        from tutor.kernel.spawn import CPU
+
+        with self._lock:
+            if kind == CPU and self.mode == "spawn" and not self._proc_ready \
+                    and self.status in ("starting", "restarting"):
+                info = dict(hello)
+                info["pid"] = None  # no kernel process: every run is its own
+                info.setdefault("cuda", self.info.get("cuda", False))
+                self._mark_ready(info)
+            elif kind != CPU:
+                for key in ("cuda_names", "gpu_memory"):
+                    if key in hello:
+                        self.info[key] = hello[key]
+
+    def _worker_failed(self, kind: str, error: Exception, *, fatal: bool) -> None:
+        from tutor.kernel.spawn import CPU
+
+        with self._lock:
+            if kind == CPU and self.mode == "spawn" and fatal and not self._proc_ready:
+                self._declare_dead(str(error))
 
     def _read_control(self, channel: Channel, proc: subprocess.Popen[bytes]) -> None:
         while True:
@@ -189,7 +280,7 @@ class Kernel:
             except (ChannelClosed, OSError):
                 break
             if msg.get("event") == "ready":
-                self._mark_ready({k: v for k, v in msg.items() if k != "event"})
+                self._on_zygote_ready(channel, {k: v for k, v in msg.items() if k != "event"})
                 continue
             with self._changed:
                 if msg.get("event") == "exit":
@@ -212,17 +303,19 @@ class Kernel:
 
     def _on_death(self, code: int) -> None:
         self.channel = None
-        self.log.seek(0)
-        tail = self.log.read()[-2000:].decode("utf-8", "replace").strip()
+        tail = self.log_tail()
+        fatal = launch.describe_failure(self.python, code, tail)
+        if fatal:
+            self._fatal = fatal
         why = describe_exit(code if code >= 0 else None, -code if code < 0 else None)
-        self._failure = f"the kernel process {why}" + (f":\n{tail}" if tail else "")
+        self._failure = fatal or f"the kernel process {why}" + (f":\n{tail}" if tail else "")
         now = time.monotonic()
         if now - self._started_at > STABLE_AFTER:
             self._deaths.clear()
         self._deaths.append(now)
         if self.status == "closed":
             return
-        if len(self._deaths) > self.restart_limit:
+        if fatal or len(self._deaths) > self.restart_limit:
             self.status = "dead"
             self._ready.set()
         else:
@@ -234,7 +327,9 @@ class Kernel:
         with self._lock:
             self._deaths.clear()
             self._stop()
-            self.status = "restarting"
+            self.spawner.close()
+            if self.status != "closed":
+                self.status = "restarting"
             self.start()
 
     def _stop(self) -> None:
@@ -261,10 +356,7 @@ class Kernel:
             self.status = "closed"
             self._stop()
             self._ready.set()
-            spare, self._spare = self._spare, None
-        if spare is not None:
-            spare.add_done_callback(
-                lambda f: f.exception() is None and f.result().close())  # type: ignore[func-returns-value]
+        self.spawner.close()
 
     def __enter__(self) -> Kernel:
         self.start()
@@ -275,15 +367,23 @@ class Kernel:
 
     # ---------------------------------------------------------------- sessions
     def open_session(self, *, seed: int = 0, limits: dict[str, Any] | None = None,
-                     timeout: float = STARTUP_TIMEOUT) -> Session:
-        """A fresh lesson run: a new process with an empty namespace."""
+                     timeout: float = STARTUP_TIMEOUT, cuda: bool = False) -> Session:
+        """A fresh lesson run: a new process with an empty namespace.
+
+        `cuda=True`: a run that may initialise CUDA (a spawned worker that has done
+        so already; see tutor/kernel/spawn.py); KernelError where there is no CUDA.
+        """
         if self.status in ("restarting", "new") and self.channel is None and self.mode == "fork":
             self.start()
         if self.status == "dead":
             raise KernelDead(self._failure or "the kernel is dead")
         self.wait_ready(timeout)
+        if cuda:
+            if not self.info.get("cuda"):
+                raise KernelError("this lesson needs a CUDA device, and this kernel has none")
+            return self.spawner.session("cuda", seed, limits or {}, timeout)
         if self.mode == "spawn":
-            return self._open_spawned(seed, limits or {}, timeout)
+            return self.spawner.session("cpu", seed, limits or {}, timeout)
         req_id = next(self._ids)
         channel = self.channel
         if channel is None:
@@ -302,69 +402,10 @@ class Kernel:
         sock = socket.socket(fileno=reply["fd"])
         return Session(self, int(reply["pid"]), Channel(sock))
 
-    def _open_spawned(self, seed: int, limits: dict[str, Any], timeout: float) -> Session:
-        """Spawn mode: take the run started ahead (seed 0, default limits) if it fits,
-        and start the next one, so the learner rarely waits for a torch import."""
-        if seed != 0 or limits:
-            return self._spawn_session(seed, limits, timeout)
-        with self._lock:
-            spare, self._spare = self._spare, None
-        session = None
-        if spare is not None:
-            try:
-                session = spare.result(timeout)
-            except Exception:  # noqa: BLE001 - start a fresh one below
-                session = None
-        if session is None or not session.alive or session.proc is None \
-                or session.proc.poll() is not None:
-            session = self._spawn_session(seed, limits, timeout)
-        self._prepare_spare(timeout)
-        return session
-
-    def _prepare_spare(self, timeout: float) -> None:
-        with self._lock:
-            if self._spare is not None or self.status == "closed":
-                return
-            future: Future[Session] = Future()
-            self._spare = future
-
-        def start() -> None:
-            try:
-                future.set_result(self._spawn_session(0, {}, timeout))
-            except BaseException as exc:  # noqa: B036
-                future.set_exception(exc)
-            if self.status == "closed":  # shut down meanwhile
-                with self._lock:
-                    if self._spare is future:
-                        self._spare = None
-                if future.exception() is None:
-                    future.result().close()
-
-        threading.Thread(target=start, name="tutor-spare-run", daemon=True).start()
-
-    def _spawn_session(self, seed: int, limits: dict[str, Any], timeout: float) -> Session:
-        """Where fork is unavailable: a new process per run, which imports torch itself."""
-        ours, theirs = socket.socketpair()
-        proc = subprocess.Popen(
-            [self.python, "-m", "tutor.kernel.zygote", "--session", str(theirs.fileno()),
-             "--seed", str(seed), "--parent", str(os.getpid()),
-             "--limits", json.dumps(limits)],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=self.log,
-            stderr=self.log, env=self._env(),
-        )
-        theirs.close()
-        session = Session(self, proc.pid, Channel(ours), proc=proc)
-        try:  # step timeouts start when the run is ready, not during its torch import
-            hello = session.channel.recv(timeout)
-        except (ChannelClosed, ChannelTimeout):
-            session.kill()
-            session.channel.close()
-            raise KernelError(f"the lesson's process did not start: {session._death()}") from None
-        if hello.get("event") != "ready":
-            session.kill()
-            raise KernelError("the lesson's process did not start properly")
-        self.info = {k: v for k, v in hello.items() if k != "event"}
-        return session
+    def prepare_cuda(self) -> None:
+        """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""
+        if self.info.get("cuda"):
+            self.spawner.prepare("cuda")
 
     def exit_info(self, pid: int, timeout: float = 2.0) -> ExitInfo | None:
         with self._changed:

@@ -49,14 +49,6 @@ def thread_count() -> int:
     return 1
 
 
-def vm_size() -> int:
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 1 << 30
-
-
 def kill_pid(pid: int, sig: int = signal.SIGKILL) -> None:
     try:
         os.kill(pid, sig)

@@ -19,7 +19,6 @@ import ast
 import io
 import linecache
 import os
-import resource
 import signal
 import sys
 import traceback
@@ -29,6 +28,11 @@ import torch
 
 from tutor.kernel import observe as obs
 from tutor.kernel.channel import Channel, ChannelClosed
+
+try:
+    import resource
+except ImportError:  # Windows: no CPU-time limit, the wall timeout still holds
+    resource = None  # type: ignore[assignment]
 
 STDOUT_CAP = 1 << 20  # characters kept per request
 STDOUT_KILL = 64 << 20  # characters written before the code is stopped
@@ -108,7 +112,7 @@ class LessonSession:
         client reports it as such); the hard limit stays where it was, so it can be
         raised again for the next request.  The wall timeout normally acts first.
         """
-        if not self.cpu_seconds:
+        if not self.cpu_seconds or resource is None:
             return
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # whole seconds only: the allowance holds to within half a second

@@ -1,7 +1,6 @@
 """The kernel process: imports torch once, then forks one child per lesson run.
 
-    python -m tutor.kernel.zygote --fd N        # fork server on control socket N
-    python -m tutor.kernel.zygote --session N   # one lesson run (no fork available)
+    python -c BOOT KERNEL_PATH zygote --fd N --parent PID   # (tutor/kernel/launch.py)
 
 The zygote stays single-threaded (OMP/MKL/OpenBLAS pinned to one thread before
 torch is imported, `torch.set_num_threads(1)`), never runs lesson code and never
@@ -9,7 +8,7 @@ initialises CUDA, so forking it is safe and cheap: a child shares the imported
 torch copy-on-write and starts in milliseconds.  The control protocol (JSON lines):
 
     <- {"event": "ready", "torch": "2.13.0", "cuda": false, "python": "3.11.7", "pid": 1,
-        "limits": {"processes": "cgroup", ...}}
+        "threads": 1, "limits": {"processes": "cgroup", ...}}
     -> {"id": 1, "op": "spawn", "seed": 0, "limits": {"cpu_seconds": 30, ...}}
     <- {"id": 1, "ok": true, "pid": 4242}           + the session socket, passed as an fd
     <- {"event": "exit", "pid": 4242, "code": null, "signal": 11, "reason": null}
@@ -37,17 +36,13 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
-import json
 import os
-import resource
 import selectors
 import shutil
 import signal
 import socket
 import sys
 import tempfile
-import threading
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +59,8 @@ if __name__ == "__main__":  # a kernel process: a stray Ctrl-C must not kill the
 
 import torch  # noqa: E402  (after the thread pins above, on purpose)
 
+from tutor.kernel import limits as lim  # noqa: E402
+from tutor.kernel import warm  # noqa: E402
 from tutor.kernel.channel import Channel, ChannelClosed  # noqa: E402
 from tutor.kernel.procs import (  # noqa: E402
     KERNEL_TASK_LIMIT,
@@ -83,15 +80,10 @@ from tutor.kernel.procs import (  # noqa: E402
     tasks_total,
     thread_count,
     user_tasks,
-    vm_size,
 )
 from tutor.kernel.session import LessonSession  # noqa: E402
 
 MADV_COLLAPSE = 25  # Linux >= 6.1
-FILE_LIMIT = 64 << 20  # bytes a lesson may write to one file
-ADDRESS_SPACE_HEADROOM = 8 << 30  # bytes of virtual memory a lesson may add
-WARM_SEED = 0  # the zygote's torch/numpy generators are left seeded with it
-CPU_SECONDS = 30  # CPU seconds per request: a safety net beyond the wall timeout
 
 
 # ---------------------------------------------------------------- the zygote
@@ -126,66 +118,13 @@ def collapse_heap() -> int:
         return 0
 
 
-def warm_up() -> None:
-    """Touch the common CPU paths once so children do not pay for them."""
-    torch.set_num_threads(1)
-    x = torch.tensor([2.0, 3.0], requires_grad=True)
-    y = (x * x).sum()
-    if not torch.cuda.is_available():  # a backward on a CUDA machine would poison fork
-        y.backward()
-    torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum()
-    repr(x)
-    x.detach().tolist()
-    # what the child and the session use on every run (imported here, once, rather
-    # than in every child: a lazy import of numpy.random alone costs a child 8 ms)
-    import ast  # noqa: F401
-    import random
-    import traceback  # noqa: F401
-
-    from tutor.kernel import observe  # noqa: F401
-    try:
-        from tutor.kernel import inspect  # noqa: F401
-    except ImportError:
-        pass
-    compile("x = 1", "<warm-up>", "exec")
-    # seeded last, after every random draw: a run with seed WARM_SEED need not reseed
-    torch.manual_seed(WARM_SEED)
-    random.seed(WARM_SEED)
-    try:
-        import numpy.random
-
-        numpy.random.seed(WARM_SEED)
-    except ImportError:
-        pass
-    gc.collect()
-    gc.freeze()
+_CUDA: dict[str, Any] = {"cuda": False}  # learned at start, in a throwaway child
 
 
 def info() -> dict[str, Any]:
-    return {
-        "torch": torch.__version__.split("+")[0],
-        "torch_full": torch.__version__,
-        "cuda": bool(torch.cuda.is_available()),
-        "python": ".".join(map(str, sys.version_info[:3])),
-        "pid": os.getpid(),
-    }
-
-
-def _set_limits(limits: dict[str, Any], nproc: int | None) -> None:
-    def lower(which: int, value: int) -> None:
-        soft, hard = resource.getrlimit(which)
-        new_hard = value if hard == resource.RLIM_INFINITY else min(hard, value)
-        try:
-            resource.setrlimit(which, (min(value, new_hard), new_hard))
-        except (ValueError, OSError):
-            pass
-
-    lower(resource.RLIMIT_CORE, 0)
-    lower(resource.RLIMIT_FSIZE, int(limits.get("file_bytes", FILE_LIMIT)))
-    headroom = int(limits.get("memory_bytes", ADDRESS_SPACE_HEADROOM))
-    lower(resource.RLIMIT_AS, vm_size() + headroom)
-    if nproc is not None:  # not enforced for root; counts all tasks of the uid
-        lower(resource.RLIMIT_NPROC, nproc)
+    """For `ready`: versions, CUDA (as probed), and the thread count, which tells the
+    tutor whether forking this process is safe (it switches to spawn mode if not)."""
+    return {**warm.versions(), **_CUDA, "pid": os.getpid(), "threads": thread_count()}
 
 
 def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
@@ -194,7 +133,7 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
     code = 0
     try:
         os.setsid()
-        if zygote is not None:  # (spawn mode: the parent is watched by a thread instead)
+        if zygote is not None:
             prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != zygote:
                 os._exit(71)  # the zygote died while we were being forked
@@ -211,20 +150,10 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         os.dup2(capture, 2)
         sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
         limits = request.get("limits") or {}
-        _set_limits(limits, nproc)
-        seed = int(request.get("seed") or 0)
-        import random
-
-        random.seed(seed)  # (always: CPython reseeds `random` from urandom after a fork)
-        if seed != WARM_SEED:  # torch and numpy are still as the warm-up seeded them
-            torch.manual_seed(seed)
-            np = sys.modules.get("numpy")
-            if np is not None:
-                np.random.seed(seed % 2**32)
-        cpu = limits.get("cpu_seconds", CPU_SECONDS)
+        lim.set_limits(limits, nproc=nproc)
+        warm.seed_all(int(request.get("seed") or 0), warm=True)
+        cpu = limits.get("cpu_seconds", lim.CPU_SECONDS)
         channel = Channel(sock)
-        if zygote is None:  # spawn mode: tell the tutor the slow start is over
-            channel.send({"event": "ready", **info()})
         LessonSession(channel, fd_capture=capture,
                       cpu_seconds=float(cpu) if cpu else None).serve()
     except BaseException:  # noqa: B036
@@ -234,8 +163,6 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
             kill_descendants()
         except BaseException:  # noqa: B036
             pass
-        if request.get("cleanup"):
-            shutil.rmtree(workdir, ignore_errors=True)
         os._exit(code)
 
 
@@ -442,45 +369,21 @@ def _exit_if_orphaned(parent: int) -> Any:
     return handler
 
 
-def _session_watchdog(parent: int) -> None:
-    """Spawn mode: leave when the tutor that started us has gone."""
-    def loop() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:
-                try:
-                    kill_descendants(0.5)
-                finally:
-                    os._exit(0)
-
-    threading.Thread(target=loop, name="tutor-parent-watch", daemon=True).start()
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tutor.kernel.zygote")
-    group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--fd", type=int, help="control socket: run as a fork server")
-    group.add_argument("--session", type=int, help="session socket: run one lesson directly")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--limits", default=None, help="spawn mode: the run's limits (JSON)")
+    parser = argparse.ArgumentParser(prog="tutor kernel zygote")
+    parser.add_argument("--fd", type=int, required=True, help="control socket")
     parser.add_argument("--parent", type=int, default=None,
                         help="pid of the tutor process: exit when it is gone")
     args = parser.parse_args(argv)
     parent = args.parent if args.parent is not None else os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     torch.set_num_threads(1)
-    if args.session is not None:
-        if os.getppid() != parent:
-            return 0
-        _session_watchdog(parent)
-        sock = socket.socket(fileno=args.session)
-        workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
-        limits = json.loads(args.limits) if args.limits else {}
-        child_main(sock, workdir, {"seed": args.seed, "cleanup": True, "limits": limits})
     signal.signal(signal.SIGTERM, _exit_if_orphaned(parent))
     prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
-    warm_up()
+    _CUDA.update(warm.probe_cuda_in_child())  # never a torch.cuda call in this process
+    warm.warm_up(backward=not _CUDA["cuda"])
+    gc.freeze()
     collapse_heap()
     Zygote(socket.socket(fileno=args.fd), parent).serve()
     return 0

@@ -1,0 +1,311 @@
+"""Spawned lesson runs, kept warm (client side, no torch).
+
+A `Pool` holds a few worker processes (tutor/kernel/worker.py) that have already
+imported torch and are waiting; `take()` hands one out for one lesson run and
+starts its replacement in the background, so a learner rarely waits for an
+import.  `Spawner` keeps one pool per kind of run:
+
+* `cpu`: every lesson run in spawn mode (where forking is unsafe or impossible);
+* `cuda`: lesson runs that need CUDA, in every mode.  Their workers initialise
+  CUDA before they are needed (a process that has initialised CUDA cannot fork),
+  so a learner waits for CUDA's start-up once per kernel, not once per run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tutor.kernel import launch
+from tutor.kernel.channel import Channel, ChannelClosed, ChannelTimeout
+from tutor.kernel.client import KernelDead, KernelError, Session
+
+if TYPE_CHECKING:
+    from tutor.kernel.client import Kernel
+
+CPU, CUDA = "cpu", "cuda"
+POOL_SIZE = 2  # CPU workers kept ready in spawn mode
+CUDA_POOL_SIZE = 1  # CUDA workers kept ready once a CUDA run was asked for
+HISTORY = 256  # pids of recent workers remembered (for tests and diagnostics)
+
+
+class SpawnedSession(Session):
+    """A lesson run in a worker process of our own (not forked by a zygote)."""
+
+    def __init__(self, kernel: Kernel, worker: Worker):
+        super().__init__(kernel, worker.proc.pid, worker.channel, proc=worker.proc)
+        self.worker = worker
+
+    def _send_sigint(self) -> None:
+        if os.name == "posix":
+            super()._send_sigint()
+        else:  # no signal for one process: the worker's lifeline interrupts its main thread
+            self.worker.write_lifeline(b"i")
+
+    def kill(self) -> None:
+        if os.name == "posix":
+            for target in (lambda: os.killpg(self.pid, signal.SIGKILL),
+                           lambda: os.kill(self.pid, signal.SIGKILL)):
+                try:
+                    target()
+                except (ProcessLookupError, PermissionError):
+                    pass
+        else:
+            self.worker.proc.kill()
+        self.worker.proc.wait()
+
+    def close(self, wait: float | None = None) -> Any:
+        try:
+            return super().close(wait)
+        finally:
+            self.worker.close_lifeline()
+
+
+@dataclass
+class Worker:
+    proc: subprocess.Popen[bytes]
+    channel: Channel
+    hello: dict[str, Any]
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def write_lifeline(self, data: bytes) -> None:
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass
+
+    def close_lifeline(self) -> None:
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+
+    def discard(self) -> None:
+        """An idle worker that will not be used: it has run nothing, so just end it."""
+        self.channel.close()
+        self.close_lifeline()
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        self.proc.wait()
+
+
+class StartFailed(KernelError):
+    def __init__(self, message: str, fatal: bool = False):
+        super().__init__(message)
+        self.fatal = fatal  # the interpreter cannot run the kernel at all: do not retry
+
+
+class Pool:
+    """Workers of one kind, started ahead; `take` one, a replacement starts."""
+
+    def __init__(self, spawner: Spawner, kind: str, size: int):
+        self.spawner = spawner
+        self.kind = kind
+        self.size = max(1, size)
+        self.ready: deque[Worker] = deque()
+        self.starting = 0
+        self.failures = 0  # starts that failed in a row
+        self.failure = ""
+        self.fatal = ""
+        self.closed = False
+        self.cond = threading.Condition()
+
+    def fill(self, *, probe: bool = False) -> None:
+        """Start workers until `size` are ready or starting."""
+        with self.cond:
+            if self.closed or self.fatal:
+                return
+            missing = self.size - len(self.ready) - self.starting
+            self.starting += max(0, missing)
+        for i in range(max(0, missing)):
+            threading.Thread(target=self._start_one, args=(probe and i == 0,),
+                             name=f"tutor-{self.kind}-worker-start", daemon=True).start()
+
+    def _start_one(self, probe: bool) -> None:
+        worker = None
+        hello: dict[str, Any] = {}
+        error: StartFailed | None = None
+        try:
+            worker = self.spawner.start_worker(self.kind, probe=probe)
+        except StartFailed as exc:
+            error = exc
+        except Exception as exc:  # noqa: BLE001 - reported to whoever waits for a worker
+            error = StartFailed(f"the lesson's process did not start: {exc}")
+        with self.cond:
+            self.starting -= 1
+            if worker is not None and self.closed:
+                pass  # discarded below
+            elif worker is not None:
+                self.ready.append(worker)
+                self.failures = 0
+                hello, worker = worker.hello, None
+            elif error is not None:
+                self.failures += 1
+                self.failure = str(error)
+                if error.fatal:
+                    self.fatal = str(error)
+            self.cond.notify_all()
+        if worker is not None:
+            worker.discard()
+        if error is not None:
+            self.spawner.started_badly(self, error)
+        elif not self.closed:
+            self.spawner.started_well(self, hello)
+
+    def take(self, timeout: float) -> Worker:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                while self.ready:
+                    worker = self.ready.popleft()
+                    if worker.alive():
+                        break
+                    worker.discard()
+                else:
+                    worker = None
+                if worker is not None:
+                    break
+                if self.closed:
+                    raise KernelDead("the kernel was shut down")
+                if self.fatal:
+                    raise KernelDead(self.fatal)
+                if self.failures > self.spawner.kernel.restart_limit:
+                    raise KernelDead(f"lesson processes keep failing to start: {self.failure}")
+                if self.starting == 0:
+                    self.cond.release()
+                    try:
+                        self.fill()
+                    finally:
+                        self.cond.acquire()
+                    continue
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise KernelError(f"no lesson process was ready within {timeout:.0f} s"
+                                      + (f" ({self.failure})" if self.failure else ""))
+                self.cond.wait(remaining)
+        self.fill()  # its replacement starts now
+        return worker
+
+    def pids(self) -> list[int]:
+        with self.cond:
+            return [w.proc.pid for w in self.ready]
+
+    def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            idle, self.ready = list(self.ready), deque()
+            self.cond.notify_all()
+        for worker in idle:
+            worker.discard()
+
+
+class Spawner:
+    """The kernel's spawned workers: a CPU pool (spawn mode) and a CUDA pool."""
+
+    def __init__(self, kernel: Kernel, pool_size: int = POOL_SIZE):
+        self.kernel = kernel
+        self.pool_size = pool_size
+        self.pools: dict[str, Pool] = {}
+        self.history: deque[int] = deque(maxlen=HISTORY)
+        self._lock = threading.Lock()
+
+    def pool(self, kind: str) -> Pool:
+        with self._lock:
+            pool = self.pools.get(kind)
+            if pool is None or pool.closed:
+                size = self.pool_size if kind == CPU else CUDA_POOL_SIZE
+                pool = self.pools[kind] = Pool(self, kind, size)
+            return pool
+
+    def start(self) -> None:
+        """Spawn mode: fill the CPU pool; the first worker also asks about CUDA."""
+        self.pool(CPU).fill(probe=True)
+
+    def prepare(self, kind: str) -> None:
+        self.pool(kind).fill()
+
+    def start_worker(self, kind: str, *, probe: bool = False) -> Worker:
+        args = (["--cuda"] if kind == CUDA else []) + (["--probe"] if probe else [])
+        timeout = self.kernel.startup_timeout
+        try:
+            proc, channel = launch.start_worker(self.kernel.python, args,
+                                                log=self.kernel.log, timeout=timeout)
+        except launch.LaunchError as exc:
+            fatal = exc.missing or launch.describe_failure(self.kernel.python, exc.code,
+                                                           self.kernel.log_tail())
+            raise StartFailed(fatal if isinstance(fatal, str) else str(exc),
+                              fatal=bool(fatal)) from None
+        self.history.append(proc.pid)
+        try:
+            hello = channel.recv(timeout)
+        except (ChannelClosed, ChannelTimeout):
+            channel.close()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            code = proc.returncode
+            fatal = launch.describe_failure(self.kernel.python, code, self.kernel.log_tail())
+            if fatal:
+                raise StartFailed(fatal, fatal=True) from None
+            raise StartFailed(f"the lesson's process did not start ({self._exit(code)})"
+                              + self._tail()) from None
+        if hello.get("event") != "hello":
+            proc.kill()
+            proc.wait()
+            raise StartFailed("the lesson's process did not start properly")
+        return Worker(proc, channel, {k: v for k, v in hello.items() if k != "event"})
+
+    def _exit(self, code: int | None) -> str:
+        from tutor.kernel.client import describe_exit
+
+        if code is None:
+            return "it did not answer"
+        return describe_exit(code if code >= 0 else None, -code if code < 0 else None)
+
+    def _tail(self) -> str:
+        tail = self.kernel.log_tail()
+        return f":\n{tail}" if tail else ""
+
+    def started_well(self, pool: Pool, hello: dict[str, Any]) -> None:
+        self.kernel._worker_started(pool.kind, hello)
+
+    def started_badly(self, pool: Pool, error: StartFailed) -> None:
+        self.kernel._worker_failed(pool.kind, error, fatal=bool(pool.fatal) or (
+            pool.failures > self.kernel.restart_limit))
+
+    def session(self, kind: str, seed: int, limits: dict[str, Any],
+                timeout: float) -> SpawnedSession:
+        worker = self.pool(kind).take(timeout)
+        try:
+            worker.channel.send({"op": "start", "seed": seed, "limits": limits})
+        except ChannelClosed:
+            worker.discard()
+            raise KernelError("the lesson's process ended before its run started") from None
+        return SpawnedSession(self.kernel, worker)
+
+    def pids(self) -> list[int]:
+        """Idle workers (tests: every other process we started has ended)."""
+        with self._lock:
+            pools = list(self.pools.values())
+        return [pid for pool in pools for pid in pool.pids()]
+
+    def close(self) -> None:
+        with self._lock:
+            pools, self.pools = list(self.pools.values()), {}
+        for pool in pools:
+            pool.close()

@@ -1,0 +1,204 @@
+"""A spawned kernel worker: one fresh process per lesson run, started ahead of need.
+
+    python -c BOOT worker --fd N [--cuda] [--probe]          # POSIX: a socket passed as fd N
+    python -c BOOT worker --connect HOST:PORT [--cuda] ...   # elsewhere: connect back, token
+                                                             # in TUTOR_KERNEL_TOKEN
+
+Used where forking a zygote is unsafe or impossible (spawn mode: macOS, Windows, a
+multi-threaded zygote) and, in every mode, for lesson runs that need CUDA (a
+process that has initialised CUDA cannot fork).  The tutor keeps a small pool of
+workers that have already imported torch (and, for CUDA, initialised it); each
+serves exactly one lesson run and exits.  Protocol on its socket (JSON lines):
+
+    <- {"event": "hello", "torch": "2.13.0", "python": "3.11.7", "pid": 4242, "limits": {...},
+        "cuda": true, ...}                       (torch imported, warmed up: waiting)
+    -> {"op": "start", "seed": 0, "limits": {"cpu_seconds": 30}}
+    ... then the lesson session's requests (docs/kernel.md), until {"op": "bye"}
+
+Its stdin is a lifeline from the tutor: end of file means the tutor has gone (the
+worker kills what it started and exits, on every platform); a byte `i` is an
+interrupt, for platforms where a signal cannot be sent to one process (Windows).
+
+Portable: imports only the standard library and torch; `resource`, `/proc`,
+`prctl` and `setsid` are used where they exist (see tutor/kernel/limits.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import threading
+from typing import Any
+
+import torch
+
+from tutor.kernel import limits as lim
+from tutor.kernel import warm
+from tutor.kernel.channel import Channel, ChannelClosed
+from tutor.kernel.session import LessonSession
+
+TOKEN_ENV = "TUTOR_KERNEL_TOKEN"
+LINUX = sys.platform.startswith("linux")
+
+
+def _linux_procs() -> Any:
+    """tutor.kernel.procs where /proc and prctl may exist (Linux), else None."""
+    if not LINUX:
+        return None
+    from tutor.kernel import procs
+
+    return procs
+
+
+def kill_descendants() -> None:
+    procs = _linux_procs()
+    if procs is not None:
+        procs.kill_descendants(0.5)
+
+
+def connect(args: argparse.Namespace) -> socket.socket:
+    if args.fd is not None:
+        return socket.socket(fileno=args.fd)
+    host, _, port = args.connect.rpartition(":")
+    sock = socket.create_connection((host, int(port)), timeout=30)
+    sock.settimeout(None)
+    sock.sendall(os.environ.get(TOKEN_ENV, "").encode() + b"\n")
+    os.environ.pop(TOKEN_ENV, None)  # not for lesson code to read
+    return sock
+
+
+def watch_lifeline(fd: int) -> None:
+    """Leave when the tutor has gone (EOF on the lifeline); interrupt on b"i"."""
+    import _thread
+
+    def loop() -> None:
+        while True:
+            try:
+                data = os.read(fd, 1)
+            except OSError:
+                data = b""
+            if not data:
+                try:
+                    kill_descendants()
+                finally:
+                    os._exit(0)
+            if data == b"i":
+                _thread.interrupt_main(signal.SIGINT)
+
+    threading.Thread(target=loop, name="tutor-lifeline", daemon=True).start()
+
+
+def planned_limits(cuda: bool) -> dict[str, Any]:
+    """What will hold in this worker's run (the same keys as the zygote's report)."""
+    procs = _linux_procs()
+    subreaper = procs is not None and os.path.isdir("/proc/self")
+    has_rlimits = lim.resource is not None
+    memory = "rlimit" if has_rlimits and lim.vm_size() is not None \
+        and sys.platform != "darwin" else None
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    out: dict[str, Any] = {
+        "processes": "rlimit" if has_rlimits and not root and subreaper else None,
+        "cpu": "rlimit" if lim.cpu_limit_available() else None,
+        "memory": None if cuda else memory,
+        "file_size": "rlimit" if has_rlimits else None,
+        "descendants": "subreaper" if subreaper else (
+            "process group" if hasattr(os, "setsid") else None),
+        "kernel_tasks": None,
+    }
+    if cuda:
+        out["gpu_memory"] = "allocator cap"
+    return out
+
+
+def isolate(workdir: str, limits: dict[str, Any], *, cuda: bool) -> int:
+    """Become a lesson run: own session, private directory, stdio, limits.
+    Returns the fd of the capture file (fd 1 and 2 write there)."""
+    if hasattr(os, "setsid"):
+        try:
+            os.setsid()
+        except OSError:
+            pass
+    procs = _linux_procs()
+    if procs is not None:
+        procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)  # the run's orphans stay in its tree
+    for name in ("SIGCHLD", "SIGTERM", "SIGXCPU"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    os.chdir(workdir)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    capture = os.open(os.path.join(workdir, ".output"), os.O_RDWR | os.O_CREAT, 0o600)
+    os.dup2(capture, 1)
+    os.dup2(capture, 2)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+    nproc = None
+    if procs is not None and hasattr(os, "geteuid") and os.geteuid() != 0:
+        nproc = procs.user_tasks() + int(limits.get("processes", procs.PROCESS_LIMIT))
+    lim.set_limits(limits, nproc=nproc, address_space=not cuda)
+    return capture
+
+
+def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
+    channel.send({"event": "hello", **hello})
+    while True:
+        try:
+            request = channel.recv()
+        except ChannelClosed:
+            return 0
+        if request.get("op") == "bye":
+            return 0
+        if request.get("op") == "start":
+            break
+    limits = request.get("limits") or {}
+    workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
+    code = 0
+    try:
+        capture = isolate(workdir, limits, cuda=cuda)
+        warm.seed_all(int(request.get("seed") or 0), warm=not cuda)
+        cpu = limits.get("cpu_seconds", lim.CPU_SECONDS)
+        LessonSession(channel, fd_capture=capture,
+                      cpu_seconds=float(cpu) if cpu else None).serve()
+    except BaseException:  # noqa: B036
+        code = 70
+    finally:
+        try:
+            kill_descendants()
+        except BaseException:  # noqa: B036
+            pass
+        try:
+            os.chdir(tempfile.gettempdir())
+        except OSError:
+            pass
+        shutil.rmtree(workdir, ignore_errors=True)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tutor kernel worker")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--fd", type=int, help="the socket to the tutor, as a file descriptor")
+    where.add_argument("--connect", help="HOST:PORT to connect back to (token in the env)")
+    parser.add_argument("--cuda", action="store_true", help="initialise CUDA ahead of the run")
+    parser.add_argument("--probe", action="store_true", help="report whether CUDA is available")
+    args = parser.parse_args(argv)
+    lifeline = os.dup(0)
+    watch_lifeline(lifeline)
+    sock = connect(args)
+    torch.set_num_threads(1)
+    hello: dict[str, Any] = {**warm.versions(), "pid": os.getpid(),
+                             "limits": planned_limits(args.cuda)}
+    if args.probe:
+        hello.update(warm.probe_cuda())
+    if args.cuda:
+        hello.update(warm.init_cuda())
+        warm.warm_up(backward=True)
+    else:  # a CPU run: no backward where it may start CUDA's driver (see warm_up)
+        no_gpu = not hello.get("cuda") if args.probe else not torch.backends.cuda.is_built()
+        warm.warm_up(backward=no_gpu)
+    code = serve(Channel(sock), cuda=args.cuda, hello=hello)
+    os._exit(code)
