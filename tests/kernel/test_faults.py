@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from kernel_helpers import fork_only, spawned_leftovers
 
 from tutor.kernel import Kernel, KernelError, SessionDied, StepTimeout
 from tutor.kernel.text import sanitize_output
@@ -77,11 +78,17 @@ def wait_until(predicate, timeout: float = 5.0, what: str = "condition") -> None
         time.sleep(0.02)
 
 
+def leftovers(kernel: Kernel) -> set[int]:
+    if kernel.mode == "spawn":
+        return spawned_leftovers(kernel)
+    return descendants(kernel.info["pid"])
+
+
 def assert_no_leftovers(kernel: Kernel, timeout: float = 5.0) -> None:
-    """The zygote has no processes under it: every run and all it started are gone."""
-    zygote = kernel.info["pid"]
-    wait_until(lambda: not descendants(zygote), timeout,
-               f"the runs' processes to go (left: {sorted(descendants(zygote))})")
+    """Every run that ended and all it started are gone (fork mode: the zygote has no
+    processes under it; spawn mode: nothing is left in the ended runs' sessions)."""
+    wait_until(lambda: not leftovers(kernel), timeout,
+               f"the runs' processes to go (left: {sorted(leftovers(kernel))})")
 
 
 def assert_healthy(kernel: Kernel) -> None:
@@ -255,6 +262,8 @@ def test_allocating_50_gb_fails_cleanly(kernel: Kernel, code: str, name: str) ->
 
 
 def test_a_fork_bomb_is_stopped_and_cleaned_up(kernel: Kernel) -> None:
+    if os.geteuid() == 0:
+        fork_only(kernel, "for root, only the zygote's watchdog bounds processes")
     before = len(_table())
     s = kernel.open_session(limits={"processes": 64})
     code = textwrap.dedent("""\
@@ -328,6 +337,7 @@ def test_a_daemonised_grandchild_is_killed_when_the_run_ends(kernel: Kernel) -> 
 
 
 def test_a_run_that_crashes_takes_its_descendants_with_it(kernel: Kernel) -> None:
+    fork_only(kernel, "a crashed worker's setsid() children are adopted by init, not by a zygote")
     s = kernel.open_session()
     reply = s.run_step(textwrap.dedent("""\
         import os, time
@@ -570,6 +580,7 @@ def test_garbage_on_the_channel_ends_the_run_not_the_tutor(kernel: Kernel) -> No
 
 
 def test_a_lesson_that_kills_the_zygote(own_kernel: Kernel) -> None:
+    fork_only(own_kernel, "there is no zygote (a run's parent is the tutor itself)")
     old = own_kernel.info["pid"]
     s = own_kernel.open_session()
     with pytest.raises(SessionDied):
@@ -584,9 +595,9 @@ def test_a_lesson_that_kills_the_zygote(own_kernel: Kernel) -> None:
 
 
 PARENT = """
-import sys, time
+import os, sys, time
 from tutor.kernel import Kernel
-k = Kernel()
+k = Kernel(mode=sys.argv[1])
 k.wait_ready()
 s = k.open_session()
 reply = s.run_step('''
@@ -595,19 +606,23 @@ if os.fork() == 0:
     os.setsid()
     time.sleep(600)
 ''')
-print(k.info["pid"], s.pid, flush=True)
+while k.mode == "spawn" and len(k.spawner.pids()) < 2:  # the pool refilled
+    time.sleep(0.05)
+print(k.info["pid"] or os.getpid(), s.pid, flush=True)
 time.sleep(600)
 """
 
 
-def test_the_kernel_exits_when_the_tutor_dies() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE,
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_the_kernel_exits_when_the_tutor_dies(mode: str) -> None:
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, mode], stdout=subprocess.PIPE,
                               cwd=ROOT, text=True)
     try:
         line = parent.stdout.readline()  # type: ignore[union-attr]
-        zygote, session = map(int, line.split())
-        tree = descendants(zygote) | {zygote}
-        assert session in tree and len(tree) >= 3  # zygote, run, the run's child
+        root, session = map(int, line.split())
+        tree = descendants(root) | ({root} if mode == "fork" else set())
+        # fork: zygote, run, the run's child; spawn: two idle workers, run, its child
+        assert session in tree and len(tree) >= (3 if mode == "fork" else 4)
         parent.kill()  # SIGKILL: no cleanup code of the tutor runs
         parent.wait()
         wait_until(lambda: not any(alive(p) for p in tree), 10,
@@ -616,8 +631,9 @@ def test_the_kernel_exits_when_the_tutor_dies() -> None:
         parent.kill()
 
 
-def test_a_kernel_started_from_a_thread_outlives_the_thread() -> None:
-    kernel = Kernel()
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_a_kernel_started_from_a_thread_outlives_the_thread(mode: str) -> None:
+    kernel = Kernel(mode=mode)
     started = threading.Thread(target=kernel.start)
     started.start()
     started.join()  # PDEATHSIG fires when that thread ends: the kernel must not care
@@ -631,27 +647,14 @@ def test_a_kernel_started_from_a_thread_outlives_the_thread() -> None:
         kernel.shutdown()
 
 
-def test_spawn_fallback_runs_a_lesson() -> None:
-    from tutor.engine import check_lesson
-    from tutor.lesson import load_lesson
-
-    lesson = load_lesson(ROOT / "lessons" / "samples" / "accumulate.yaml")
-    kernel = Kernel(mode="spawn")
-    try:
-        result = check_lesson(kernel, lesson)
-        assert result.status == "passed", [p.message for p in result.prompts]
-        assert result.prompts and all(p.passed for p in result.prompts)
-        with kernel.open_session() as s:
-            with pytest.raises(StepTimeout):
-                s.run_step("while True: pass", timeout=0.3)
-            assert s.observe("2 + 2")["value"] == 4
-    finally:
-        kernel.shutdown()
-
-
 def test_the_kernel_reports_its_limits(kernel: Kernel) -> None:
     limits = kernel.info["limits"]
-    assert "watchdog" in limits["processes"]
     assert limits["descendants"] == "subreaper"
-    if os.geteuid() != 0:
-        assert "rlimit" in limits["processes"]
+    assert limits["cpu"] == limits["memory"] == limits["file_size"] == "rlimit"
+    if kernel.mode == "fork":
+        assert "watchdog" in limits["processes"]
+        if os.geteuid() != 0:
+            assert "rlimit" in limits["processes"]
+    else:  # no zygote: no watchdog, no cgroup; RLIMIT_NPROC where it counts (not root)
+        assert limits["processes"] == (None if os.geteuid() == 0 else "rlimit")
+        assert kernel.info["pid"] is None

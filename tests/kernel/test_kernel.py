@@ -6,6 +6,7 @@ import os
 import sys
 
 import pytest
+from kernel_helpers import fork_only
 
 from tutor.kernel import Kernel, KernelDead, SessionDied, StepTimeout
 
@@ -166,6 +167,7 @@ def test_sys_exit_stdin_and_output_floods_do_not_kill_the_session(kernel: Kernel
 
 
 def test_the_kernel_restarts_after_it_dies(own_kernel: Kernel) -> None:
+    fork_only(own_kernel, "there is no kernel process to die (a run's parent is the tutor)")
     old = own_kernel.info["pid"]
     with own_kernel.open_session() as s:
         with pytest.raises(SessionDied):
@@ -177,7 +179,7 @@ def test_the_kernel_restarts_after_it_dies(own_kernel: Kernel) -> None:
 
 
 def test_a_kernel_that_keeps_dying_is_declared_dead() -> None:
-    k = Kernel(python=sys.executable, restart_limit=0)
+    k = Kernel(python=sys.executable, mode="fork", restart_limit=0)
     k.start()
     k.wait_ready()
     try:

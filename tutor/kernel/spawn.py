@@ -33,6 +33,7 @@ CPU, CUDA = "cpu", "cuda"
 POOL_SIZE = 2  # CPU workers kept ready in spawn mode
 CUDA_POOL_SIZE = 1  # CUDA workers kept ready once a CUDA run was asked for
 HISTORY = 256  # pids of recent workers remembered (for tests and diagnostics)
+SIGNALS = os.name == "posix"  # a signal can interrupt or kill one process (and its group)
 
 
 class SpawnedSession(Session):
@@ -43,13 +44,13 @@ class SpawnedSession(Session):
         self.worker = worker
 
     def _send_sigint(self) -> None:
-        if os.name == "posix":
+        if SIGNALS:
             super()._send_sigint()
         else:  # no signal for one process: the worker's lifeline interrupts its main thread
             self.worker.write_lifeline(b"i")
 
     def kill(self) -> None:
-        if os.name == "posix":
+        if SIGNALS:
             for target in (lambda: os.killpg(self.pid, signal.SIGKILL),
                            lambda: os.kill(self.pid, signal.SIGKILL)):
                 try:
@@ -220,6 +221,7 @@ class Spawner:
         self.pool_size = pool_size
         self.pools: dict[str, Pool] = {}
         self.history: deque[int] = deque(maxlen=HISTORY)
+        self.starting: set[int] = set()  # pids of workers not yet ready
         self._lock = threading.Lock()
 
     def pool(self, kind: str) -> Pool:
@@ -249,6 +251,7 @@ class Spawner:
             raise StartFailed(fatal if isinstance(fatal, str) else str(exc),
                               fatal=bool(fatal)) from None
         self.history.append(proc.pid)
+        self.starting.add(proc.pid)
         try:
             hello = channel.recv(timeout)
         except (ChannelClosed, ChannelTimeout):
@@ -264,6 +267,8 @@ class Spawner:
                 raise StartFailed(fatal, fatal=True) from None
             raise StartFailed(f"the lesson's process did not start ({self._exit(code)})"
                               + self._tail()) from None
+        finally:
+            self.starting.discard(proc.pid)
         if hello.get("event") != "hello":
             proc.kill()
             proc.wait()
@@ -299,10 +304,11 @@ class Spawner:
         return SpawnedSession(self.kernel, worker)
 
     def pids(self) -> list[int]:
-        """Idle workers (tests: every other process we started has ended)."""
+        """Workers not given a run yet: starting or idle (every other process we
+        started has served a run, or failed to start)."""
         with self._lock:
             pools = list(self.pools.values())
-        return [pid for pool in pools for pid in pool.pids()]
+        return [pid for pool in pools for pid in pool.pids()] + list(self.starting)
 
     def close(self) -> None:
         with self._lock:

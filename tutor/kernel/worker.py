@@ -43,12 +43,11 @@ from tutor.kernel.channel import Channel, ChannelClosed
 from tutor.kernel.session import LessonSession
 
 TOKEN_ENV = "TUTOR_KERNEL_TOKEN"
-LINUX = sys.platform.startswith("linux")
 
 
 def _linux_procs() -> Any:
-    """tutor.kernel.procs where /proc and prctl may exist (Linux), else None."""
-    if not LINUX:
+    """tutor.kernel.procs where there is a /proc to read (Linux), else None."""
+    if not os.path.isdir("/proc/self/task"):
         return None
     from tutor.kernel import procs
 
@@ -95,8 +94,7 @@ def watch_lifeline(fd: int) -> None:
 
 def planned_limits(cuda: bool) -> dict[str, Any]:
     """What will hold in this worker's run (the same keys as the zygote's report)."""
-    procs = _linux_procs()
-    subreaper = procs is not None and os.path.isdir("/proc/self")
+    subreaper = _linux_procs() is not None
     has_rlimits = lim.resource is not None
     memory = "rlimit" if has_rlimits and lim.vm_size() is not None \
         and sys.platform != "darwin" else None

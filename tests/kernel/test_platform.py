@@ -1,0 +1,348 @@
+"""Where forking is unsafe or impossible, and where CUDA is: the kernel still runs lessons.
+
+Simulated here without a GPU, a Mac or a multi-threaded torch: a `sitecustomize`
+on the kernel's PYTHONPATH starts a thread at start-up, hides `resource`, `/proc`,
+`prctl`, `fork` and `setsid`, or spies on `torch.cuda`; TUTOR_KERNEL_FAKE_CUDA=1
+makes the kernel report one CUDA device without touching CUDA.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tutor.engine import check_lesson
+from tutor.kernel import Kernel, KernelDead, KernelError, StepTimeout, modes, spawn
+from tutor.lesson import load_lesson
+
+pytestmark = pytest.mark.kernel
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "lessons" / "samples" / "accumulate.yaml"
+
+SECOND_THREAD = """
+import threading, time
+threading.Thread(target=time.sleep, args=(10**6,), daemon=True, name="not-torch").start()
+"""
+
+NOT_LINUX = r"""
+import builtins, ctypes, os, sys
+sys.modules["resource"] = None                      # import resource -> ImportError
+for name in ("fork", "forkpty", "setsid", "killpg"):
+    if hasattr(os, name):
+        delattr(os, name)
+_open, _listdir, _isdir = builtins.open, os.listdir, os.path.isdir
+def _no_proc(path):
+    if str(path).startswith("/proc"):
+        raise FileNotFoundError(2, "No such file or directory", str(path))
+def _guarded_open(file, *args, **kwargs):
+    _no_proc(file)
+    return _open(file, *args, **kwargs)
+def _guarded_listdir(path="."):
+    _no_proc(path)
+    return _listdir(path)
+builtins.open = _guarded_open
+os.listdir = _guarded_listdir
+os.path.isdir = lambda path: False if str(path).startswith("/proc") else _isdir(path)
+_getattr = ctypes.CDLL.__getattr__
+def _no_prctl(self, name):
+    if name in ("prctl", "madvise"):
+        raise AttributeError(name)
+    return _getattr(self, name)
+ctypes.CDLL.__getattr__ = _no_prctl
+"""
+
+CUDA_SPY = """
+import os
+import torch
+def _spy(name, result):
+    def call(*args, **kwargs):
+        with open(os.environ["CUDA_SPY_LOG"], "a") as log:
+            log.write(f"{os.getpid()} {name}\\n")
+        return result
+    return call
+for _name, _result in (("is_available", False), ("device_count", 0), ("init", None),
+                       ("current_device", 0), ("get_device_name", "spy")):
+    setattr(torch.cuda, _name, _spy(_name, _result))
+"""
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+    """Install a sitecustomize for the kernel processes started by this test."""
+    monkeypatch.delenv(modes.MODE_ENV, raising=False)
+
+    def install(code: str) -> Path:
+        folder = tmp_path / "site"
+        folder.mkdir(exist_ok=True)
+        (folder / "sitecustomize.py").write_text(code)
+        monkeypatch.setenv("PYTHONPATH", str(folder))
+        return folder
+
+    return install
+
+
+def passes(kernel: Kernel) -> None:
+    result = check_lesson(kernel, load_lesson(SAMPLE))
+    assert result.status == "passed", (result.reason, [p.message for p in result.prompts])
+
+
+# ------------------------------------------------------------------ choosing
+
+
+@pytest.mark.parametrize(("platform", "can_fork", "said"), [
+    ("linux", True, "fork mode (Linux)"),
+    ("darwin", True, "spawn mode (macOS cannot safely fork a process that imported torch)"),
+    ("win32", False, "spawn mode (Windows has no fork())"),
+])
+def test_the_mode_follows_the_platform(monkeypatch: pytest.MonkeyPatch, platform: str,
+                                       can_fork: bool, said: str) -> None:
+    monkeypatch.delenv(modes.MODE_ENV, raising=False)
+    mode = modes.choose(platform=platform, can_fork=can_fork)
+    assert mode.describe().startswith(said) and not mode.forced
+
+
+def test_tutor_kernel_forces_a_mode_and_bad_values_are_explained(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(modes.MODE_ENV, "spawn")
+    assert modes.choose(platform="linux").name == "spawn"
+    assert modes.choose(platform="linux").reason == "forced by TUTOR_KERNEL=spawn"
+    monkeypatch.setenv(modes.MODE_ENV, "fork")
+    assert modes.choose(platform="darwin", can_fork=True).name == "fork"
+    with pytest.raises(modes.ModeError, match="Windows has no fork"):
+        modes.choose(platform="win32", can_fork=False)
+    monkeypatch.setenv(modes.MODE_ENV, "forking")
+    with pytest.raises(modes.ModeError, match="unknown kernel mode 'forking'; use fork, spawn"):
+        modes.choose()
+    kernel = Kernel()  # a bad mode is the kernel's failure, said when it is needed
+    with pytest.raises(KernelDead, match="TUTOR_KERNEL=forking: unknown kernel mode"):
+        kernel.wait_ready()
+    assert kernel.status == "dead"
+
+
+def test_a_multi_threaded_zygote_switches_to_spawn_mode(site) -> None:  # noqa: ANN001
+    site(SECOND_THREAD)
+    kernel = Kernel()
+    try:
+        assert kernel.mode == "fork"  # until the zygote has imported torch
+        info = kernel.wait_ready()
+        assert kernel.mode == "spawn" and info["mode"] == "spawn"
+        assert "has 2 threads after importing torch, so forking it is unsafe" in kernel.mode_reason
+        passes(kernel)
+        with kernel.open_session() as s:  # a fresh process of our own, not a fork
+            assert s.observe("__import__('os').getppid()")["value"] == os.getpid()
+    finally:
+        kernel.shutdown()
+
+
+def test_check_says_which_mode_and_why(site) -> None:  # noqa: ANN001
+    site(SECOND_THREAD)
+    out = subprocess.run([sys.executable, "-m", "tutor", "check", str(SAMPLE)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ("kernel: spawn mode (the kernel process has 2 threads after importing torch, so "
+            "forking it is unsafe): a pool of processes with torch loaded") in out.stdout
+    assert "CUDA: not available" in out.stdout
+
+
+def test_forced_fork_mode_with_an_unsafe_zygote_is_refused_clearly(
+        site, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    site(SECOND_THREAD)
+    monkeypatch.setenv(modes.MODE_ENV, "fork")
+    kernel = Kernel()
+    try:
+        with pytest.raises(KernelDead, match="2 threads.*unset TUTOR_KERNEL"):
+            kernel.open_session()
+        assert kernel.status == "dead"
+    finally:
+        kernel.shutdown()
+
+
+def test_spawn_mode_where_resource_proc_prctl_fork_and_setsid_are_missing(
+        site, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """macOS/Windows as far as Linux can pretend: the worker imports and runs without
+    them, connects back over loopback with a token, and is interrupted through its
+    lifeline instead of a signal."""
+    site(NOT_LINUX)
+    monkeypatch.setenv("TUTOR_KERNEL_TRANSPORT", "tcp")
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setattr(spawn, "SIGNALS", False)
+    kernel = Kernel()
+    try:
+        assert kernel.mode == "spawn" and kernel.mode_reason.startswith("macOS")
+        limits = kernel.wait_ready()["limits"]
+        assert limits["cpu"] is limits["memory"] is limits["file_size"] is None
+        assert limits["descendants"] is None and limits["processes"] is None
+        passes(kernel)
+        with kernel.open_session() as s:
+            gone = ("[sys.modules['resource'] is None, hasattr(os, 'fork'), "
+                    "os.path.isdir('/proc/self')]")
+            s.run_step("import os, sys")
+            assert [i["value"] for i in s.observe(gone)["items"]] == [True, False, False]
+            with pytest.raises(StepTimeout, match="interrupted"):
+                s.run_step("while True: pass", timeout=0.5)
+            assert s.observe("6 * 7")["value"] == 42
+        s = kernel.open_session()
+        with pytest.raises(StepTimeout, match="ignored the interrupt, so its process was killed"):
+            s.run_step("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                       "while True: pass", timeout=0.3)
+        s.close()
+    finally:
+        kernel.shutdown()
+
+
+# ---------------------------------------------------------------------- CUDA
+
+
+def test_the_zygote_never_calls_torch_cuda(site, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    log = tmp_path / "cuda-calls.log"
+    log.touch()
+    monkeypatch.setenv("CUDA_SPY_LOG", str(log))
+    site(CUDA_SPY)
+    kernel = Kernel(mode="fork")
+    try:
+        info = kernel.wait_ready()
+        with kernel.open_session() as s:
+            s.run_step("x = torch.ones(2, requires_grad=True)\n(x * x).sum().backward()")
+        assert kernel.mode == "fork" and info["cuda"] is False
+        calls = [line.split() for line in log.read_text().splitlines()]
+        assert calls, "the CUDA probe ran nowhere"
+        assert all(int(pid) != info["pid"] for pid, _ in calls), calls  # only the probe child
+        assert {name for _, name in calls} == {"is_available"}
+    finally:
+        kernel.shutdown()
+
+
+CUDA_LESSON = """\
+id: test/needs-cuda
+title: A run that may initialise CUDA
+topic: cuda
+level: 1
+requires: {cuda: true}
+steps:
+  - code: |
+      import os, resource
+      soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+      unlimited = soft == resource.RLIM_INFINITY
+    predict:
+      - ask: Is the address space unlimited in this run?
+        expect: unlimited
+        kind: bool
+        answer: "yes"
+"""
+
+
+def test_cuda_runs_get_a_prepared_worker_without_an_address_space_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUTOR_KERNEL_FAKE_CUDA", "1")
+    lesson_file = tmp_path / "needs-cuda.yaml"
+    lesson_file.write_text(CUDA_LESSON)
+    lesson = load_lesson(lesson_file)
+    kernel = Kernel(mode="fork")
+    try:
+        info = kernel.wait_ready()
+        assert info["cuda"] is True and "1 device (simulated)" in kernel.describe_cuda()
+        result = check_lesson(kernel, lesson)  # through the engine: a CUDA session
+        assert result.status == "passed", (result.reason, [p.message for p in result.prompts])
+        limit = "__import__('resource').getrlimit(__import__('resource').RLIMIT_AS)[0]"
+        with kernel.open_session() as cpu:  # an ordinary run keeps its limit
+            assert cpu.observe(limit)["value"] > 0
+        pool = kernel.spawner.pool("cuda")
+        deadline = time.monotonic() + 60
+        while not pool.pids() and time.monotonic() < deadline:  # the next one is prepared
+            time.sleep(0.05)
+        prepared = pool.pids()
+        assert len(prepared) == 1
+        with kernel.open_session(cuda=True, seed=3) as run:  # a re-run takes it at once
+            assert run.pid == prepared[0]
+            assert run.observe("__import__('os').getppid()")["value"] == os.getpid()
+            assert "--cuda" in Path(f"/proc/{run.pid}/cmdline").read_text()
+            assert run.observe("torch.initial_seed()")["value"] == 3
+        assert "gpu_memory" in kernel.info and "capped" in kernel.info["gpu_memory"]
+    finally:
+        kernel.shutdown()
+
+
+def test_without_cuda_a_cuda_lesson_is_skipped_and_a_cuda_run_refused(
+        kernel: Kernel, tmp_path: Path) -> None:
+    lesson_file = tmp_path / "needs-cuda.yaml"
+    lesson_file.write_text(CUDA_LESSON)
+    result = check_lesson(kernel, load_lesson(lesson_file))
+    assert result.status == "skipped"
+    assert result.reason == "needs a CUDA device, and none is available"
+    with pytest.raises(KernelError, match="needs a CUDA device, and this kernel has none"):
+        kernel.open_session(cuda=True)
+
+
+# ------------------------------------------------------------ other pythons
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with nothing installed: no torch, no tutor."""
+    where = tmp_path_factory.mktemp("bare") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    return where / "bin" / "python"
+
+
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_an_interpreter_without_torch_gets_a_clear_error_at_once(bare_python: Path,
+                                                                  mode: str) -> None:
+    kernel = Kernel(python=str(bare_python), mode=mode)
+    try:
+        started = time.monotonic()
+        with pytest.raises(KernelDead, match=f"{bare_python} cannot import torch.*"
+                           "No module named 'torch'.*Install torch"):
+            kernel.wait_ready()
+        assert kernel.status == "dead" and time.monotonic() - started < 30  # not retried
+    finally:
+        kernel.shutdown()
+
+
+def test_a_missing_interpreter_is_named(tmp_path: Path) -> None:
+    kernel = Kernel(python=str(tmp_path / "no-such-python"))
+    with pytest.raises(KernelDead, match="no-such-python cannot be run .*--python"):
+        kernel.wait_ready()
+
+
+@pytest.fixture(scope="module")
+def torch_only_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv that sees this environment's torch and numpy, but not tutor."""
+    import importlib.util
+
+    where = tmp_path_factory.mktemp("torch-only") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    site_packages = next((where / "lib").glob("python*/site-packages"))
+    spec = importlib.util.find_spec("numpy")  # (torch is not imported in the tutor process)
+    assert spec is not None and spec.origin is not None
+    ours = Path(spec.origin).parent.parent
+    # a .pth line adds a directory; .pth files inside it (tutor's editable hook) are not read
+    (site_packages / "torch-from-elsewhere.pth").write_text(f"{ours}\n")
+    python = where / "bin" / "python"
+    probe = subprocess.run([str(python), "-c", "import tutor.engine"], capture_output=True,
+                           cwd=where)
+    assert probe.returncode != 0, "tutor must not be importable there"
+    return python
+
+
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_lessons_run_on_another_interpreter_without_tutor_installed_there(
+        torch_only_python: Path, mode: str) -> None:
+    kernel = Kernel(python=str(torch_only_python), mode=mode)
+    try:
+        kernel.wait_ready()
+        passes(kernel)
+        with kernel.open_session() as s:
+            s.run_step("import sys, importlib.util, tutor")
+            assert s.observe("sys.executable")["value"] == str(torch_only_python)
+            home = s.observe("tutor.__file__")["value"]
+            assert not home.startswith(str(ROOT))  # a private copy of the kernel modules
+            assert s.observe("importlib.util.find_spec('tutor.lesson')")["type"] == "none"
+    finally:
+        kernel.shutdown()
