@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--path", action="append", type=Path, default=[], metavar="DIR",
         help="with no COMMAND: also offer the lessons in DIR (repeatable)",
     )
+    parser.add_argument(
+        "--python", metavar="PATH", default=None,
+        help="run lessons on this Python interpreter's torch (e.g. your project's "
+        "environment); default: TUTOR_PYTHON, else tutor's own",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_module, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
@@ -33,7 +40,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     # Only the chosen command's module is imported (and only it adds its arguments).
-    name = next((a for a in argv if not a.startswith("-")), None)
+    name = _command_name(argv)
+    python = _global_python(argv)
+    if python is not None:
+        found = _interpreter(python)
+        if found is None:
+            print(f"tutor: --python {python}: no such interpreter (give the path of a "
+                  "python executable, e.g. ~/project/.venv/bin/python)", file=sys.stderr)
+            return 2
+        os.environ["TUTOR_PYTHON"] = found  # every kernel this process starts uses it
     if name in COMMANDS:
         sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         module = importlib.import_module(COMMANDS[name][0])
@@ -50,6 +65,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         return _open_app(args.path)
     return 0
+
+
+_VALUED = ("--path", "--python")  # global options that take a value
+
+
+def _command_name(argv: list[str]) -> str | None:
+    """The first word that is not a global option or an option's value."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in _VALUED:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def _global_python(argv: list[str]) -> str | None:
+    """The value of `--python` given before the command, if any."""
+    name = _command_name(argv)
+    head = argv[: argv.index(name)] if name is not None else argv
+    found = None
+    for i, arg in enumerate(head):
+        if arg == "--python" and i + 1 < len(head):
+            found = head[i + 1]
+        elif arg.startswith("--python="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def _interpreter(python: str) -> str | None:
+    """An absolute path to `python` (a path, or a name on PATH), if it can be run."""
+    if os.sep in python or (os.altsep and os.altsep in python):
+        path = os.path.abspath(os.path.expanduser(python))
+        return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+    return shutil.which(python)
 
 
 def _open_app(paths: list[Path]) -> int:

@@ -346,3 +346,21 @@ def test_lessons_run_on_another_interpreter_without_tutor_installed_there(
             assert s.observe("importlib.util.find_spec('tutor.lesson')")["type"] == "none"
     finally:
         kernel.shutdown()
+
+
+def test_tutor_python_option_and_its_errors(bare_python: Path, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("TUTOR_PATH", "TUTOR_PYTHON")}
+
+    def tutor(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True,
+                              text=True, timeout=300, env=env)
+
+    missing = tutor("--python", str(tmp_path / "nope"), "check", str(SAMPLE))
+    assert missing.returncode == 2
+    assert f"--python {tmp_path / 'nope'}: no such interpreter" in missing.stderr
+    no_torch = tutor("--python", str(bare_python), "check", str(SAMPLE))
+    assert no_torch.returncode == 2
+    assert f"{bare_python} cannot import torch" in no_torch.stderr
+    assert "No module named 'torch'" in no_torch.stderr
+    ok = tutor("--python", sys.executable, "check", str(SAMPLE))
+    assert ok.returncode == 0 and "1 passed" in ok.stdout, ok.stdout + ok.stderr

@@ -46,6 +46,7 @@ class TutorApp(App[int]):
         self.kernel = kernel if kernel is not None else Kernel()
         self.store = store if store is not None else ProgressStore()
         self.writes = InOrder()  # progress writes land in the order they were made
+        self.mode_told = False  # the learner was told once how lessons run, if unusual
 
     def on_mount(self) -> None:
         theme = settings.load(self.store.directory).get("theme")
@@ -106,6 +107,12 @@ class TutorApp(App[int]):
                    for w in self.workers)
         if state == "new":
             state = "starting"  # launched right after the first paint
+        if state == "ready" and not self.mode_told:
+            self.mode_told = True
+            if self.kernel.mode == "spawn":  # slower than fork: say so once, and why
+                self.notify(f"Lessons run in {self.kernel.describe_mode()}. A run right after "
+                            "another may wait a moment for its process.", title="Kernel",
+                            timeout=10, markup=False)
         self.kernel_state = "busy" if state == "ready" and busy else state
 
     def action_restart_kernel(self) -> None:

@@ -22,6 +22,11 @@ class KernelStatus(Static):
         self.watch(self.app, "kernel_state", self.show_state)
 
     def show_state(self, state: str) -> None:
-        self.update(LABELS.get(state, f"kernel: {state}"))
+        label = LABELS.get(state, f"kernel: {state}")
+        kernel = getattr(self.app, "kernel", None)
+        if kernel is not None and state in ("ready", "busy"):
+            label += f" · {kernel.mode}"  # fork or spawn; the tooltip says why
+            self.tooltip = f"{kernel.describe_mode()}\n{kernel.describe_cuda()}"
+        self.update(label)
         for name in LABELS:
             self.set_class(name == state, f"-{name}")
