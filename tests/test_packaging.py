@@ -19,7 +19,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
          "-w", str(out), str(ROOT)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    (path,) = out.glob("tutor-*.whl")
+    (path,) = out.glob("pytorch_tutor-*.whl")  # our distribution name (see pyproject.toml)
     return path
 
 
@@ -31,6 +31,8 @@ def test_the_wheel_ships_every_lesson_and_the_schema(wheel: Path) -> None:
                if p.is_file()}
     assert shipped == in_repo and "samples/accumulate.yaml" in shipped
     assert "tutor/lesson/lesson.schema.json" in names and "tutor/ui/tutor.tcss" in names
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    assert "\nName: pytorch-tutor\n" in zipfile.ZipFile(wheel).read(metadata).decode()
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "tutor = tutor.cli:main" in text and "tutor = tutor.pytest_plugin" in text

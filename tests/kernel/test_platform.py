@@ -364,3 +364,19 @@ def test_tutor_python_option_and_its_errors(bare_python: Path, tmp_path: Path) -
     assert "No module named 'torch'" in no_torch.stderr
     ok = tutor("--python", sys.executable, "check", str(SAMPLE))
     assert ok.returncode == 0 and "1 passed" in ok.stdout, ok.stdout + ok.stderr
+
+
+def test_every_bundled_lesson_passes_check_in_forced_spawn_mode() -> None:
+    """The whole library, each lesson in a fresh spawned process (CUDA lessons are
+    skipped with their reason where there is no GPU)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TUTOR_PATH", "TUTOR_PYTHON")}
+    env["TUTOR_KERNEL"] = "spawn"
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2"],
+                          capture_output=True, text=True, timeout=1200, env=env)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-4000:] + proc.stderr[-2000:]
+    assert "kernel: spawn mode (forced by TUTOR_KERNEL=spawn)" in out
+    assert " 0 failed, " in out and " 0 errors;" in out
+    for line in out.splitlines():
+        if " skipped (" in line:
+            assert "needs a CUDA device" in line or "needs torch" in line, line
