@@ -203,3 +203,16 @@ def test_tracebacks_quote_lesson_code_and_hide_the_kernels_frames(kernel: Kernel
         flood = s.run_step("while True: print('x' * 10_000)", timeout=60)["error"]
         assert "session.py" not in flood["traceback"]  # the output cap's own frame
         assert flood["traceback"].rstrip().endswith("the code printed more than 64 MB")
+
+
+def test_an_exception_prompt_with_expect_observes_what_evaluating_it_raised(
+        kernel: Kernel) -> None:
+    with kernel.open_session() as s:
+        reply = s.run_step("x = torch.ones(3)",
+                           prompts=[{"kind": "exception", "expect": "x + torch.ones(2)"},
+                                    {"kind": "exception", "expect": "x + torch.tensor(2.0)"},
+                                    {"kind": "number", "expect": "x.sum()"}])
+    raised, fine, number = reply["observations"]
+    assert raised["type"] == "exception" and raised["name"] == "RuntimeError"
+    assert fine == {"type": "none"}  # no error, whatever the value was
+    assert number["values"] == 3.0

@@ -198,7 +198,9 @@ class LessonSession:
                 result["obs"] = self.observer.same_storage(a, b)
             else:
                 value = eval(compile(expect, "<expect>", "eval"), self.namespace)
-                result["obs"] = self.observer.observe(value)
+                # an exception prompt asks what evaluating `expect` raised: nothing
+                result["obs"] = ({"type": "none"} if kind == "exception"
+                                 else self.observer.observe(value))
 
         failure = self._execute(evaluate)
         self._outputs()  # output of evaluating an expectation is not the step's
