@@ -15,6 +15,13 @@ BIN = Path(sys.executable).parent
 TUTOR = str(BIN / "tutor") if (BIN / "tutor").exists() else "tutor"
 
 
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:  # e.g. a GPU machine without textual
+        return "-"
+
+
 def machine() -> dict[str, str]:
     cpu = "?"
     try:
@@ -40,9 +47,9 @@ def machine() -> dict[str, str]:
         "ram": ram,
         "kernel": platform.release(),
         "python": platform.python_version(),
-        "torch": metadata.version("torch"),
-        "textual": metadata.version("textual"),
-        "user": "root" if os.geteuid() == 0 else "non-root",
+        "torch": _version("torch"),
+        "textual": _version("textual"),
+        "user": "root" if hasattr(os, "geteuid") and os.geteuid() == 0 else "non-root",
         "load average": " ".join(load),
     }
 
