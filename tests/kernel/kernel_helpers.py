@@ -34,5 +34,5 @@ def session_ids() -> dict[int, int]:
 def spawned_leftovers(kernel: Kernel) -> set[int]:
     """Spawn mode: live processes in the sessions of runs that have ended (each run's
     worker is a session leader; idle workers are not runs)."""
-    ended = set(kernel.spawner.history) - set(kernel.spawner.pids())
+    ended = set(kernel.spawner.started()) - set(kernel.spawner.pids())
     return {pid for pid, sid in session_ids().items() if sid in ended}

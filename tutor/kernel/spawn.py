@@ -250,8 +250,9 @@ class Spawner:
                                                            self.kernel.log_tail())
             raise StartFailed(fatal if isinstance(fatal, str) else str(exc),
                               fatal=bool(fatal)) from None
-        self.history.append(proc.pid)
-        self.starting.add(proc.pid)
+        with self._lock:
+            self.history.append(proc.pid)
+            self.starting.add(proc.pid)
         try:
             hello = channel.recv(timeout)
         except (ChannelClosed, ChannelTimeout):
@@ -268,7 +269,8 @@ class Spawner:
             raise StartFailed(f"the lesson's process did not start ({self._exit(code)})"
                               + self._tail()) from None
         finally:
-            self.starting.discard(proc.pid)
+            with self._lock:
+                self.starting.discard(proc.pid)
         if hello.get("event") != "hello":
             proc.kill()
             proc.wait()
@@ -303,12 +305,17 @@ class Spawner:
             raise KernelError("the lesson's process ended before its run started") from None
         return SpawnedSession(self.kernel, worker)
 
+    def started(self) -> list[int]:
+        """Pids of the workers started lately (the last HISTORY), oldest first."""
+        with self._lock:
+            return list(self.history)
+
     def pids(self) -> list[int]:
         """Workers not given a run yet: starting or idle (every other process we
         started has served a run, or failed to start)."""
         with self._lock:
-            pools = list(self.pools.values())
-        return [pid for pool in pools for pid in pool.pids()] + list(self.starting)
+            pools, starting = list(self.pools.values()), list(self.starting)
+        return [pid for pool in pools for pid in pool.pids()] + starting
 
     def close(self) -> None:
         with self._lock:
