@@ -15,21 +15,21 @@ from tutor.kernel import Kernel
 MODES = ["fork", "spawn"]
 
 
-@pytest.fixture(scope="session", params=MODES)
-def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
-    """A started kernel per mode, shared by the session (tests must not kill it)."""
-    k = Kernel(mode=request.param)
+def _started(mode: str) -> Iterator[Kernel]:
+    k = Kernel(mode=mode)
     k.start()
     k.wait_ready()
     yield k
     k.shutdown()
+
+
+@pytest.fixture(scope="session", params=MODES)
+def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
+    """A started kernel per mode, shared by the session (tests must not kill it)."""
+    yield from _started(request.param)
 
 
 @pytest.fixture(params=MODES)
 def own_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
     """A kernel of the test's own, for tests that kill or restart it."""
-    k = Kernel(mode=request.param)
-    k.start()
-    k.wait_ready()
-    yield k
-    k.shutdown()
+    yield from _started(request.param)

@@ -15,8 +15,8 @@ def fork_only(kernel: Kernel, why: str) -> None:
         pytest.skip(f"fork mode only: {why}")
 
 
-def session_ids() -> dict[int, int]:
-    """pid -> session id of every live (non-zombie) process (Linux)."""
+def live_processes() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, session id) of every live (non-zombie) process (Linux)."""
     out = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -27,7 +27,7 @@ def session_ids() -> dict[int, int]:
             continue
         fields = raw[raw.rfind(b")") + 2:].split()
         if fields[0] != b"Z":
-            out[int(name)] = int(fields[3])
+            out[int(name)] = (int(fields[1]), int(fields[3]))
     return out
 
 
@@ -35,4 +35,4 @@ def spawned_leftovers(kernel: Kernel) -> set[int]:
     """Spawn mode: live processes in the sessions of runs that have ended (each run's
     worker is a session leader; idle workers are not runs)."""
     ended = set(kernel.spawner.started()) - set(kernel.spawner.pids())
-    return {pid for pid, sid in session_ids().items() if sid in ended}
+    return {pid for pid, (_, sid) in live_processes().items() if sid in ended}

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from kernel_helpers import fork_only, spawned_leftovers
+from kernel_helpers import fork_only, live_processes, spawned_leftovers
 
 from tutor.kernel import Kernel, KernelError, SessionDied, StepTimeout
 from tutor.kernel.text import sanitize_output
@@ -34,18 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _table() -> dict[int, int]:
     """pid -> ppid for every live (non-zombie) process."""
-    out = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            raw = Path(f"/proc/{name}/stat").read_bytes()
-        except OSError:
-            continue
-        fields = raw[raw.rfind(b")") + 2:].split()
-        if fields[0] != b"Z":
-            out[int(name)] = int(fields[1])
-    return out
+    return {pid: ppid for pid, (ppid, _) in live_processes().items()}
 
 
 def descendants(pid: int) -> set[int]:

@@ -28,6 +28,7 @@ import torch
 
 from tutor.kernel import observe as obs
 from tutor.kernel.channel import Channel, ChannelClosed
+from tutor.kernel.limits import CPU_SECONDS
 
 try:
     import resource
@@ -302,3 +303,22 @@ class LessonSession:
             except (ValueError, TypeError) as exc:  # too large or unencodable
                 self.channel.send({"id": req.get("id"), "ok": False,
                                    "error": f"the result could not be sent: {exc}"})
+
+
+def private_stdio(workdir: str) -> int:
+    """Work in `workdir`, stdin on /dev/null, fd 1 and 2 on a capture file there
+    (what C code and subprocesses write); returns the capture file's fd."""
+    os.chdir(workdir)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    capture = os.open(os.path.join(workdir, ".output"), os.O_RDWR | os.O_CREAT, 0o600)
+    os.dup2(capture, 1)
+    os.dup2(capture, 2)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+    return capture
+
+
+def serve_run(channel: Channel, capture: int, limits: dict[str, Any]) -> None:
+    """Serve one lesson run's requests until `bye` (or the channel closes)."""
+    cpu = limits.get("cpu_seconds", CPU_SECONDS)
+    LessonSession(channel, fd_capture=capture, cpu_seconds=float(cpu) if cpu else None).serve()

@@ -14,7 +14,6 @@ import.  `Spawner` keeps one pool per kind of run:
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import threading
 import time
@@ -50,16 +49,11 @@ class SpawnedSession(Session):
             self.worker.write_lifeline(b"i")
 
     def kill(self) -> None:
-        if SIGNALS:
-            for target in (lambda: os.killpg(self.pid, signal.SIGKILL),
-                           lambda: os.kill(self.pid, signal.SIGKILL)):
-                try:
-                    target()
-                except (ProcessLookupError, PermissionError):
-                    pass
+        if SIGNALS:  # the run's process group, then the process
+            super().kill()
         else:
             self.worker.proc.kill()
-        self.worker.proc.wait()
+            self.worker.proc.wait()
 
     def close(self, wait: float | None = None) -> Any:
         try:

@@ -40,7 +40,7 @@ import torch
 from tutor.kernel import limits as lim
 from tutor.kernel import warm
 from tutor.kernel.channel import Channel, ChannelClosed
-from tutor.kernel.session import LessonSession
+from tutor.kernel.session import private_stdio, serve_run
 
 TOKEN_ENV = "TUTOR_KERNEL_TOKEN"
 
@@ -127,13 +127,7 @@ def isolate(workdir: str, limits: dict[str, Any], *, cuda: bool) -> int:
     for name in ("SIGCHLD", "SIGTERM", "SIGXCPU"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
-    os.chdir(workdir)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    capture = os.open(os.path.join(workdir, ".output"), os.O_RDWR | os.O_CREAT, 0o600)
-    os.dup2(capture, 1)
-    os.dup2(capture, 2)
-    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+    capture = private_stdio(workdir)
     nproc = None
     if procs is not None and hasattr(os, "geteuid") and os.geteuid() != 0:
         nproc = procs.user_tasks() + int(limits.get("processes", procs.PROCESS_LIMIT))
@@ -158,9 +152,7 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
     try:
         capture = isolate(workdir, limits, cuda=cuda)
         warm.seed_all(int(request.get("seed") or 0), warm=not cuda)
-        cpu = limits.get("cpu_seconds", lim.CPU_SECONDS)
-        LessonSession(channel, fd_capture=capture,
-                      cpu_seconds=float(cpu) if cpu else None).serve()
+        serve_run(channel, capture, limits)
     except BaseException:  # noqa: B036
         code = 70
     finally:

@@ -81,7 +81,7 @@ from tutor.kernel.procs import (  # noqa: E402
     thread_count,
     user_tasks,
 )
-from tutor.kernel.session import LessonSession  # noqa: E402
+from tutor.kernel.session import private_stdio, serve_run  # noqa: E402
 
 MADV_COLLAPSE = 25  # Linux >= 6.1
 
@@ -142,20 +142,11 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
-        os.chdir(workdir)
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        capture = os.open(os.path.join(workdir, ".output"), os.O_RDWR | os.O_CREAT, 0o600)
-        os.dup2(capture, 1)
-        os.dup2(capture, 2)
-        sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+        capture = private_stdio(workdir)
         limits = request.get("limits") or {}
         lim.set_limits(limits, nproc=nproc)
         warm.seed_all(int(request.get("seed") or 0), warm=True)
-        cpu = limits.get("cpu_seconds", lim.CPU_SECONDS)
-        channel = Channel(sock)
-        LessonSession(channel, fd_capture=capture,
-                      cpu_seconds=float(cpu) if cpu else None).serve()
+        serve_run(Channel(sock), capture, limits)
     except BaseException:  # noqa: B036
         code = 70
     finally:
