@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import threading
@@ -18,6 +17,7 @@ from tutor.commands.common import add_path_option, catalog_for, print_problems
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
+from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -221,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
             },
             "records": records,
         }
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json_dumps(report, indent=2))
     else:
         _failures(checks, sys.stdout)
         print(

@@ -13,7 +13,6 @@ answer and the human-readable text goes to stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from typing import TextIO
@@ -26,6 +25,7 @@ from tutor.kernel.text import sanitize_output
 from tutor.lesson import LessonError, Prompt, find_lesson
 from tutor.lesson.model import Lesson
 from tutor.pictures import parse_show, render
+from tutor.safetext import json_dumps
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
@@ -86,7 +86,7 @@ class Player:
         if self.records is not None:
             rec = {"lesson": self.lesson.id, "step": step, "prompt": prompt.index,
                    "answer": answer, "verdict": verdict, "expected": expected, **extra}
-            print(json.dumps(rec, ensure_ascii=False), file=self.records, flush=True)
+            print(json_dumps(rec), file=self.records, flush=True)
 
     def ask(self, outcome: StepOutcome, prompt: Prompt, stdin: TextIO) -> bool:
         """Ask until judged; False when input ended or the learner quit."""

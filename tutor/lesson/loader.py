@@ -10,7 +10,7 @@ against `tutor.lesson.format` and turned into the frozen model.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -19,6 +19,7 @@ from tutor.lesson import format as fmt
 from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
+from tutor.safetext import sanitize
 
 MAX_FILE_BYTES = 512 * 1024
 MAX_DEPTH = 32
@@ -213,12 +214,29 @@ def load_pack(path: str | Path, source: str = "bundled") -> Pack:
     data, _ = _parse(path, fmt.PACK, display_name(path))
     return Pack(
         directory=path.parent,
-        title=data["title"],
-        description=data.get("description") or "",
+        title=shown(data["title"]),
+        description=shown(data.get("description") or ""),
         order=data.get("order"),
         lesson_order=tuple(data.get("lessons") or ()),
         source=source,
     )
+
+
+@overload
+def shown(text: str) -> str: ...
+
+
+@overload
+def shown(text: str | None) -> str | None: ...
+
+
+def shown(text: str | None) -> str | None:
+    """Text a learner reads, made terminal-safe once, here, for every front end.
+
+    Code, `expect`, answers, `wrong:` answers, choices and feedback keys are kept as
+    written (they run or are judged); what shows them sanitises them itself.
+    """
+    return None if text is None else sanitize(text)
 
 
 def _pos(v: Validation, path: str) -> Pos:
@@ -231,7 +249,7 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
     tol = data.get("tolerance")
     return Prompt(
         index=index,
-        ask=data["ask"],
+        ask=shown(data["ask"]),
         kind=data["kind"],
         expect=tuple(expect) if isinstance(expect, list) else expect,
         answer=data.get("answer"),
@@ -239,9 +257,9 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
         answer_pos=_pos(v, f"{path}.answer") if "answer" in data else None,
         choices=tuple(data.get("choices") or ()),
         tolerance=Tolerance(tol.get("rtol") or 0.0, tol.get("atol") or 0.0) if tol else None,
-        hint=data.get("hint"),
-        explain=data.get("explain"),
-        feedback=tuple((data.get("feedback") or {}).items()),
+        hint=shown(data.get("hint")),
+        explain=shown(data.get("explain")),
+        feedback=tuple((k, shown(m)) for k, m in (data.get("feedback") or {}).items()),
         wrong=tuple(data.get("wrong") or ()),
         show=data.get("show"),
     )
@@ -260,20 +278,20 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
                 s["code"],
                 prompts,
                 _pos(v, f"steps[{i}]"),
-                s.get("explain"),
+                shown(s.get("explain")),
             )
         )
     req = data.get("requires") or {}
     return Lesson(
         id=data["id"],
-        title=data["title"],
-        topic=data["topic"],
+        title=shown(data["title"]),
+        topic=shown(data["topic"]),
         file=path,
         steps=tuple(steps),
         level=data.get("level") or 1,
-        intro=data.get("intro") or "",
+        intro=shown(data.get("intro") or ""),
         requires=Requires(req.get("torch"), req.get("python"), bool(req.get("cuda"))),
-        tags=tuple(data.get("tags") or ()),
+        tags=tuple(shown(t) for t in data.get("tags") or ()),
         timeout=data.get("timeout") or DEFAULT_TIMEOUT,
         seed=data.get("seed") or 0,
         order=data.get("order"),
