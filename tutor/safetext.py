@@ -107,6 +107,23 @@ def sanitize(text: str) -> str:
 
 sanitize_output = sanitize  # the name it had when it lived in tutor.kernel.text
 
+SHOWN_CHARS = 2_000  # characters of one live value shown (a verdict, a `check` report)
+SHOWN_LINES = 40
+
+
+def shorten(text: str, chars: int = SHOWN_CHARS, lines: int = SHOWN_LINES) -> str:
+    """`text` cut to at most `chars` characters and `lines` lines, saying how much is
+    left out: whatever the size of a live value, what is shown of it stays small."""
+    cut = text[:chars]
+    if cut.count("\n") >= lines:
+        cut = "\n".join(cut.split("\n", lines)[:lines])
+    if len(cut) == len(text):
+        return text
+    rest = text[len(cut):]
+    more = rest.count("\n")
+    what = f"{len(rest):,} more characters" + (f", {more:,} more lines" if more else "")
+    return f"{cut}… ({what})"
+
 
 # JSON strings may hold any character but C0 (json escapes those itself): write the
 # others a terminal acts on as escapes, so a JSON report is safe and still exact.
@@ -174,4 +191,5 @@ def safe_streams() -> Iterator[None]:
         sys.stdout, sys.stderr = saved
 
 
-__all__ = ["SafeStream", "safe_streams", "json_dumps", "sanitize", "sanitize_output"]
+__all__ = ["SafeStream", "json_dumps", "safe_streams", "sanitize", "sanitize_output",
+           "shorten"]

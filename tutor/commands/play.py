@@ -18,8 +18,8 @@ import textwrap
 from typing import TextIO
 
 from tutor.commands.common import add_path_option
-from tutor.engine import LessonRun, StepOutcome, judge_prompt, unmet_requirement
-from tutor.judge import Status, display
+from tutor.engine import LessonRun, StepOutcome, judge_prompt, shown_live, unmet_requirement
+from tutor.judge import Status
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.text import sanitize_output
 from tutor.lesson import LessonError, Prompt, find_lesson
@@ -96,7 +96,7 @@ class Player:
             for i, choice in enumerate(prompt.choices, 1):
                 self.say(f"     {i}. {choice}")
         live = outcome.live(prompt) or {"type": "none"}
-        expected = display(live, prompt.kind)
+        expected = shown_live(live, prompt.kind)
         problem = outcome.lesson_problem(prompt)
         if problem:
             self.say(f"  (this question cannot be judged: {problem})")

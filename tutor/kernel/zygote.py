@@ -414,6 +414,8 @@ class Zygote:
                             req = self.channel.recv()
                             if req.get("op") == "spawn":
                                 self.spawn(req)
+                            elif req.get("op") == "ping":  # the client's liveness check
+                                self.channel.send({"event": "pong", "seq": req.get("seq")})
                             elif req.get("op") == "bye":
                                 return
                             if not self.channel.buffered():
