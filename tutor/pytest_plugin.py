@@ -60,8 +60,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def looks_like_lesson(path: Path) -> bool:
     """A cheap test, without parsing: a YAML file with top-level `id:` and `steps:` keys
     (or `title:` and `topic:`)."""
-    if path.suffix not in SUFFIXES or path.name == "pack.yaml":
-        return False
+    if path.suffix not in SUFFIXES or path.name == "pack.yaml" or not path.is_file():
+        return False  # (a FIFO or a device named *.yaml is never read: it may not end)
     try:
         with path.open("rb") as fh:
             head = fh.read(SNIFF_BYTES).decode("utf-8", "replace")

@@ -136,6 +136,12 @@ def run(args: argparse.Namespace) -> int:
     kernel.start()  # torch loads while the lessons are read
     catalog = catalog_for(args.paths, args.path)
     progress = sys.stderr if args.json else sys.stdout
+    if not catalog.lessons and not catalog.errors:  # nothing checked is not a pass
+        where = ", ".join(map(str, [*args.paths, *args.path])) or "the bundled lessons"
+        print(f"tutor check: no lesson files found in {where} (lesson files end in .yaml "
+              "or .yml)", file=sys.stderr)
+        kernel.shutdown()
+        return 1
     try:
         info = kernel.wait_ready()
     except KernelError as exc:

@@ -48,6 +48,7 @@ class Player:
         self.records = records
         self.tally = {"correct": 0, "partial": 0, "incorrect": 0, "revealed": 0}
         self.asked = 0
+        self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
 
@@ -199,6 +200,7 @@ class Player:
             self.code(step.code)
             outcome = run.run_step(step)
             if outcome.failure:
+                self.failure = outcome.failure
                 self.say(f"\n  ! {outcome.failure}")
                 return True
             for prompt in step.prompts:
@@ -247,4 +249,4 @@ def run(args: argparse.Namespace) -> int:
     finally:
         kernel.shutdown()
     player.summary(finished)
-    return 0
+    return 1 if player.failure else 0  # a lesson that could not run to its end is a failure

@@ -76,8 +76,13 @@ def entry_point_paths() -> tuple[list[tuple[Path, str]], list[LessonError]]:
 
 
 def lesson_files(root: Path) -> list[Path]:
-    """Every lesson file under `root` (or `root` itself), in a stable order."""
-    if root.is_file():
+    """Every lesson file under `root` (or `root` itself), in a stable order.
+
+    A `root` that is not a directory is returned as it is, whatever it is (a FIFO, a
+    device): reading it says what is wrong with it.  Under a directory, only regular
+    files are lesson files.
+    """
+    if not root.is_dir():
         return [root]
     files = [
         p

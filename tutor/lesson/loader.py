@@ -9,6 +9,10 @@ against `tutor.lesson.format` and turned into the frozen model.
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, overload
 
@@ -45,26 +49,48 @@ class LessonError(Exception):
 
 
 def read_text(path: Path, name: str) -> str:
+    """The text of a lesson file: a regular file, at most MAX_FILE_BYTES, UTF-8.
+
+    A FIFO, a device (/dev/zero) or a socket is refused before anything is read,
+    and no more than the cap is ever read (the file may grow meanwhile).
+    """
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
-    if size > MAX_FILE_BYTES:
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise LessonError.at(name, "is a directory, not a lesson file")
+        if not stat.S_ISREG(kind):
+            raise LessonError.at(name, f"not a regular file (it is {_file_kind(kind)}): "
+                                 "a lesson file must be a plain .yaml file")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_FILE_BYTES:
         raise LessonError.at(
             name,
-            f"file too large ({size:,} bytes; a lesson file may have at most "
-            f"{MAX_FILE_BYTES:,}): split it into several lessons",
+            f"file too large (more than {MAX_FILE_BYTES:,} bytes, the most a lesson file "
+            "may have): split it into several lessons",
         )
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise LessonError.at(name, "not valid UTF-8: save the file as UTF-8", line=line) from None
     return text.removeprefix("\ufeff")
+
+
+def _file_kind(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a plain file"
 
 
 def compose(text: str, name: str) -> yaml.Node:
@@ -194,24 +220,44 @@ def _parse(path: Path, spec: Obj, name: str) -> tuple[dict[str, Any], Validation
     return value, v
 
 
+@contextmanager
+def never_raises(name: str) -> Iterator[None]:
+    """Loading a file raises LessonError and nothing else: a loader bug on some odd
+    input is that file's error (and the catalog loads the rest), never a crash."""
+    try:
+        yield
+    except LessonError:
+        raise
+    except (Exception, RecursionError) as exc:  # noqa: BLE001
+        raise LessonError.at(name, f"this file could not be read: {type(exc).__name__}: "
+                             f"{str(exc)[:300]} (a bug in tutor: please report it)") from None
+
+
 def display_name(path: Path) -> str:
     """The path as shown in messages: relative to the current directory when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, no cwd, a symlink loop
         return str(path)
 
 
 def load_lesson(path: str | Path) -> Lesson:
     path = Path(path)
     name = display_name(path)
-    data, v = _parse(path, fmt.LESSON, name)
-    return _build_lesson(data, v, path)
+    with never_raises(name):
+        data, v = _parse(path, fmt.LESSON, name)
+        return _build_lesson(data, v, path)
 
 
 def load_pack(path: str | Path, source: str = "bundled") -> Pack:
     path = Path(path)
-    data, _ = _parse(path, fmt.PACK, display_name(path))
+    name = display_name(path)
+    with never_raises(name):
+        data, _ = _parse(path, fmt.PACK, name)
+        return _build_pack(data, path, source)
+
+
+def _build_pack(data: dict[str, Any], path: Path, source: str) -> Pack:
     return Pack(
         directory=path.parent,
         title=shown(data["title"]),

@@ -87,8 +87,9 @@ class TutorApp(App[int]):
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         self.catalog = message.catalog
         if self.catalog.errors:
-            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
-                        "`tutor list` shows why.", severity="warning", timeout=8, markup=False)
+            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded: they "
+                        "are listed at the end of the catalog, with why.", severity="warning",
+                        timeout=8, markup=False)
         for screen in self.screen_stack:
             if isinstance(screen, CatalogScreen):
                 screen.refresh_catalog()
