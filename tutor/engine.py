@@ -155,13 +155,18 @@ class LessonRun:
         self.close()
 
 
+VERDICT_CHARS, VERDICT_LINES = 1_000, 12  # of the live value a verdict quotes
+MESSAGE_CHARS = 300  # of a verdict's message and of each of its details
+
+
 def judge_prompt(outcome: StepOutcome, prompt: Prompt, text: str) -> Verdict:
     """Judge a learner's `text` for `prompt` against the step's live value (what the
     verdict quotes of the live value is cut to a size a screen can show)."""
     live = outcome.live(prompt) or {"type": "none"}
     verdict = judge(prompt.spec, text, live)
-    return replace(verdict, expected=shorten(verdict.expected), message=shorten(verdict.message),
-                   details=tuple(shorten(d, lines=5) for d in verdict.details[:20]))
+    return replace(verdict, expected=shorten(verdict.expected, VERDICT_CHARS, VERDICT_LINES),
+                   message=shorten(verdict.message, MESSAGE_CHARS, 3),
+                   details=tuple(shorten(d, MESSAGE_CHARS, 3) for d in verdict.details[:8]))
 
 
 def shown_live(live: dict[str, Any] | None, kind: str) -> str:
