@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,36 +20,13 @@ pytestmark = pytest.mark.kernel
 
 # what a terminal would act on: C0 but \t and \n, DEL, C1, bidi controls
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-ESC = "\\e]52;c;ZXZpbA==\\a\\e]0;PWNED\\a\\e[2J\\u202e"  # (YAML double-quoted escapes)
-HOSTILE = f"""\
-id: hostile/one
-title: "Title {ESC} end"
-topic: "topic {ESC}"
-intro: "Intro {ESC}"
-tags: ["tag {ESC}"]
-steps:
-  - code: |
-      print('\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;PWNED\\x07\\x1b[2Jprinted \\u202e')
-      x = 3
-    explain: "Step explain {ESC}"
-    predict:
-      - ask: "What is x? {ESC}"
-        expect: x
-        kind: number
-        answer: "4"
-        hint: "Hint {ESC}"
-        explain: "Explain {ESC}"
-        feedback:
-          "4": "Feedback {ESC}"
-  - code: |
-      raise ValueError('\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;PWNED\\x07\\x1b[2Jraised \\u202e')
-"""
+HOSTILE = Path(__file__).resolve().parent / "data" / "hostile" / "lesson.yaml"
 
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("hostile")
-    (directory / "one.yaml").write_text(HOSTILE, encoding="utf-8")
+    shutil.copy(HOSTILE, directory / "one.yaml")
     (directory / "broken.yaml").write_text(
         'id: hostile/two\ntitle: x\ntopic: x\nsteps: 5\n"\\e]0;PWNED\\akey": 1\n',
         encoding="utf-8")
@@ -83,7 +61,7 @@ def test_check_list_lint_show_and_play_print_nothing_a_terminal_acts_on(hostile:
     check = runs["check"].stdout
     assert "hostile/one" in check and "raised ValueError" in check and "raised" in check
     assert "broken.yaml:4:8: steps: expected a list" in check
-    assert "Title" in runs["list"].stdout and "end" in runs["list"].stdout
+    assert "Hostile" in runs["list"].stdout and "title" in runs["list"].stdout
     play = runs["play"].stdout
     assert "printed" in play and "Hint" in play and "Feedback" in play
 
@@ -97,7 +75,7 @@ def test_json_reports_are_safe_and_exact(hostile: Path) -> None:
     listing = tutor("list", "--json", "--path", str(hostile))
     assert_clean(listing.stdout)
     [row] = [r for r in json.loads(listing.stdout) if r["id"] == "hostile/one"]
-    assert row["title"].startswith("Title ") and row["title"].endswith(" end")
+    assert row["title"].startswith("Hostile ") and row["title"].endswith(" title")
     data = {"text": "\x1b]52;c;x\x07 \x9b31m \u202e \x7f ok 한국", "lone": "\udc80"}
     text = json_dumps(data)
     assert sanitize(text) == text and json.loads(text) == data
@@ -127,7 +105,7 @@ def test_the_lesson_model_holds_only_clean_text(hostile: Path) -> None:
                  prompt.ask, prompt.hint or "", prompt.explain or "",
                  *(m for _, m in prompt.feedback)):
         assert_clean(text)
-    assert "\\x1b]52" in step.code  # code runs as written
+    assert "chr(27)" in step.code  # code runs as written
 
 
 def test_shorten_bounds_what_is_shown() -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from test_reliability import write_on_channel
 
 pytestmark = [pytest.mark.kernel, pytest.mark.chaos]
 
@@ -52,21 +53,6 @@ class Fault:
     file: str | None = None  # a broken file instead of a lesson: its whole text
     title: str = ""
     timeout: int = 10  # the lesson's step timeout (1 for the faults that run into it)
-
-
-def _socket_write(payload: str) -> str:
-    """Lesson code that writes `payload` (an expression) on every socket it has: its
-    channel to the tutor."""
-    return textwrap.dedent(f"""\
-        import os, stat, time
-        for fd in map(int, os.listdir('/proc/self/fd')):
-            try:
-                if stat.S_ISSOCK(os.fstat(fd).st_mode):
-                    os.write(fd, {payload})
-            except OSError:
-                pass
-        time.sleep(5)
-    """)
 
 
 GOOD = "x = 1 + 2"
@@ -124,11 +110,11 @@ BAD = {
     "raises": Fault("raise ValueError('\\x1b]52;c;ZXZpbA==\\x07boom')", "ValueError: boom"),
     "memory": Fault("x = bytearray(50 * 2**30)", "MemoryError"),
     "input": Fault("input()", "EOFError"),
-    "garbage": Fault(_socket_write("b'[' * 100_000 + b'\\n'"), "garbled message"),
-    "bad-types": Fault(_socket_write(
+    "garbage": Fault(write_on_channel("b'[' * 100_000 + b'\\n'"), "garbled message"),
+    "bad-types": Fault(write_on_channel(
         repr(b'{"id": 1, "ok": true, "stdout": 7, "observations": 5}\n')),
                        "malformed reply"),
-    "bad-observation": Fault(_socket_write(repr(
+    "bad-observation": Fault(write_on_channel(repr(
         b'{"id": 1, "ok": true, "stdout": "", "stderr": "", "error": null, '
         b'"observations": [{"type": "tensor", "values": "lots"}]}\n')), "malformed reply"),
     "forks-twice": Fault("import os\nos.fork()\nx = 3", r"called os\.fork\(\)"),

@@ -10,24 +10,12 @@ import time
 from pathlib import Path
 
 import pytest
+from test_lesson_loader import GOOD
 
 from tutor.lesson import LessonError, load_catalog, load_lesson
 from tutor.lesson.loader import load_pack
 
 ROOT = Path(__file__).resolve().parents[2]
-GOOD = """\
-id: demo/one
-title: One
-topic: autograd
-steps:
-  - code: |
-      x = 3
-    predict:
-      - ask: What is x?
-        expect: x
-        kind: number
-        answer: "3"
-"""
 HUGE = "1" * 5000
 
 
@@ -54,7 +42,7 @@ def test_a_huge_number_is_an_error_at_its_line(tmp_path: Path, key: str, value: 
 
 
 def test_a_huge_tolerance_and_pack_order_are_errors_too(tmp_path: Path) -> None:
-    text = GOOD.replace('answer: "3"', f'answer: "3"\n        tolerance: {{rtol: {HUGE}}}')
+    text = GOOD.replace("answer: 0.60", f"answer: 0.60\n        tolerance: {{rtol: {HUGE}}}")
     with pytest.raises(LessonError, match="tolerance.rtol"):
         load_lesson(write(tmp_path, "lesson.yaml", text))
     with pytest.raises(LessonError, match="order: number too large"):

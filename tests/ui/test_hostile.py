@@ -21,29 +21,7 @@ from tutor.ui.screens.catalog import CatalogScreen
 
 pytestmark = pytest.mark.kernel
 
-ESC = "\\e]52;c;ZXZpbA==\\a\\e]0;PWNED\\a\\e[2J\\u202e"  # (YAML double-quoted escapes)
-HOSTILE = f"""\
-id: hostile/app
-title: "Hostile {ESC} title"
-topic: "topic {ESC}"
-intro: "Intro {ESC}"
-steps:
-  - code: |
-      e, bel = chr(27), chr(7)    # (the code shows no escape: what it prints has them)
-      print(e + ']52;c;ZXZpbA==' + bel + e + ']0;PW' + 'NED' + bel + e + '[2Jprinted '
-            + chr(0x202e))
-      x = 3
-    explain: "Step explain {ESC}"
-    predict:
-      - ask: "What is x? {ESC}"
-        expect: x
-        kind: number
-        answer: "3"
-        hint: "Hint {ESC}"
-        explain: "Explain {ESC}"
-        feedback:
-          "4": "Feedback {ESC}"
-"""
+HOSTILE = Path(__file__).resolve().parents[1] / "data" / "hostile" / "lesson.yaml"
 BROKEN = "id: hostile/broken\ntitle: b\ntopic: b\nlevel: " + "1" * 5000 + "\nsteps: []\n"
 
 
@@ -51,7 +29,7 @@ BROKEN = "id: hostile/broken\ntitle: b\ntopic: b\nlevel: " + "1" * 5000 + "\nste
 def hostile_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "hostile"
     directory.mkdir()
-    (directory / "app.yaml").write_text(HOSTILE, encoding="utf-8")
+    shutil.copy(HOSTILE, directory / "app.yaml")
     (directory / "broken.yaml").write_text(BROKEN, encoding="utf-8")
     return directory
 

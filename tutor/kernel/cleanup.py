@@ -15,6 +15,8 @@ import os
 import stat
 import time
 
+from tutor.kernel.procs import rmdir_quiet
+
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -92,13 +94,7 @@ def _remove(path: str, deadline: float) -> bool:
                 stuck.add((here.st_dev, here.st_ino))
     finally:
         os.close(fd)
-    try:
-        os.rmdir(path)
-        return True
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
+    return rmdir_quiet(path)
 
 
 def _key(name: str, parent: int) -> tuple[int, int]:

@@ -81,6 +81,15 @@ def describe_exit(code: int | None, sig: int | None) -> str:
     return "ended"
 
 
+def kill_tree(pid: int) -> None:
+    """SIGKILL the process group `pid` leads (and `pid` itself, if it left it)."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 @dataclass
 class ExitInfo:
     code: int | None
@@ -220,7 +229,7 @@ class Kernel:
                     self._replies[msg["id"]] = msg
                 self._changed.notify_all()
         if why is not None:  # alive but useless: stopped, hung, or talking nonsense
-            self._kill_process(proc)
+            kill_tree(proc.pid)
         # the kernel process is gone
         code = proc.wait()
         with self._lock:
@@ -232,15 +241,6 @@ class Kernel:
     def _send_control(self, channel: Channel, message: dict[str, Any]) -> None:
         with self._send_lock:
             channel.send(message)
-
-    @staticmethod
-    def _kill_process(proc: subprocess.Popen[bytes]) -> None:
-        for kill in (lambda: os.killpg(proc.pid, signal.SIGKILL),
-                     lambda: os.kill(proc.pid, signal.SIGKILL)):
-            try:
-                kill()
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def _on_death(self, code: int, given_up: str | None = None) -> None:
         """The kernel process ended (`given_up`: why we killed it ourselves)."""
@@ -567,12 +567,7 @@ class Session:
             pass
 
     def kill(self) -> None:
-        for target in (lambda: os.killpg(self.pid, signal.SIGKILL),
-                       lambda: os.kill(self.pid, signal.SIGKILL)):
-            try:
-                target()
-            except (ProcessLookupError, PermissionError):
-                pass
+        kill_tree(self.pid)
         if self.proc is not None:
             self.proc.wait()
 

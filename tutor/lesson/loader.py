@@ -163,7 +163,8 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
         return opened.line + 1, opened.column + 1, \
             "this quoted value is never closed: add the closing quote"
     if "flow" in context and opened is not None:
-        bracket = lines[opened.line][opened.column:opened.column + 1]
+        bracket = (lines[opened.line][opened.column:opened.column + 1]
+                   if opened.line < len(lines) else "")  # (a mark at the end of the text)
         if bracket not in ("[", "{"):  # e.g. "while parsing a flow node" at the end
             found = _unclosed_bracket(lines[:line])
             if found is not None:
