@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from kernel_helpers import fork_only
 from test_faults import alive, assert_healthy, assert_no_leftovers, descendants, wait_until
 
 from tutor.kernel import Kernel, SessionDied, StepTimeout, caps
@@ -168,6 +169,7 @@ def test_remove_tree_needs_no_recursion_and_never_raises(tmp_path: Path) -> None
 
 
 def test_a_stopped_zygote_is_found_killed_and_restarted(own_kernel: Kernel) -> None:
+    fork_only(own_kernel, "there is no zygote (a run's parent is the tutor itself)")
     old = own_kernel.info["pid"]
     s = own_kernel.open_session()
     s.run_step("import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)")
@@ -259,6 +261,7 @@ def test_forked_children_that_end_properly_are_not_reported(kernel: Kernel) -> N
 
 def test_a_run_that_clears_its_subreaper_flag_cannot_escape_the_task_count(
         kernel: Kernel) -> None:
+    fork_only(kernel, "the zygote's sweep kills what escapes a run; spawn mode has no zygote")
     zygote = kernel.info["pid"]
     s = kernel.open_session(limits={"processes": 32})
     reply = s.run_step(textwrap.dedent("""\

@@ -538,6 +538,10 @@ class Session:
                                f"request {request['id']} was waiting")
             return check_session_reply(message, request)
 
+    def _exited_at(self) -> float:
+        """When this run's own process was seen to end (0.0: not known)."""
+        return 0.0
+
     def _death(self) -> str:
         self.alive = False
         info: ExitInfo | None
@@ -546,7 +550,8 @@ class Session:
                 code = self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 return "stopped answering"
-            info = ExitInfo(code if code >= 0 else None, -code if code < 0 else None)
+            info = ExitInfo(code if code >= 0 else None, -code if code < 0 else None,
+                            at=self._exited_at())
         else:
             info = self.kernel.exit_info(self.pid)
         self.exit = info

@@ -49,7 +49,7 @@ def thread_count() -> int:
     return 1
 
 
-def kill_pid(pid: int, sig: int = signal.SIGKILL) -> None:
+def kill_pid(pid: int, sig: int = getattr(signal, "SIGKILL", 9)) -> None:  # (importable on Windows)
     try:
         os.kill(pid, sig)
     except (ProcessLookupError, PermissionError):

@@ -373,17 +373,31 @@ def check_session_reply(reply: dict[str, Any], request: dict[str, Any]) -> dict[
 # ------------------------------------------------------------- control channel
 
 
+def check_kernel_info(message: dict[str, Any]) -> dict[str, Any]:
+    """What a zygote's `ready` and a spawned worker's `hello` say about the kernel."""
+    for key in ("torch", "python"):
+        need_str(message.get(key), key, 200)
+    need_str(message.get("torch_full"), "torch_full", 200, optional=True)
+    need_bool(message.get("cuda"), "cuda", optional=True)
+    need_int(message.get("cuda_devices"), "cuda_devices", optional=True)
+    need_str(message.get("cuda_error"), "cuda_error", caps.MAX_ERROR, optional=True)
+    need_str(message.get("gpu_memory"), "gpu_memory", 200, optional=True)
+    if "cuda_names" in message:
+        for i, name in enumerate(need_list(message["cuda_names"], "cuda_names", 64)):
+            need_str(name, f"cuda_names[{i}]", 200)
+    if "limits" in message:
+        need_dict(message["limits"], "limits")
+    return message
+
+
 def check_control(message: dict[str, Any]) -> dict[str, Any]:
     """A message from the zygote: `ready`, `exit`, `pong`, or a reply to `spawn`."""
     event = message.get("event")
     if event == "ready":
-        for key in ("torch", "python"):
-            need_str(message.get(key), key, 200)
-        need_str(message.get("torch_full"), "torch_full", 200, optional=True)
+        check_kernel_info(message)
         need_bool(message.get("cuda"), "cuda")
         need_int(message.get("pid"), "pid")
-        if "limits" in message:
-            need_dict(message["limits"], "limits")
+        need_int(message.get("threads"), "threads", optional=True)
     elif event == "exit":
         need_int(message.get("pid"), "pid")
         need_int(message.get("code"), "code", optional=True)

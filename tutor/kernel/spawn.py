@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import threading
 import time
 from collections import deque
@@ -23,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.kernel import launch
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelTimeout
+from tutor.kernel.cleanup import remove_tree
 from tutor.kernel.client import KernelDead, KernelError, Session
+from tutor.kernel.replies import BadReply, check_kernel_info, need_int
 
 if TYPE_CHECKING:
     from tutor.kernel.client import Kernel
@@ -38,9 +41,21 @@ SIGNALS = os.name == "posix"  # a signal can interrupt or kill one process (and 
 class SpawnedSession(Session):
     """A lesson run in a worker process of our own (not forked by a zygote)."""
 
-    def __init__(self, kernel: Kernel, worker: Worker):
+    def __init__(self, kernel: Kernel, worker: Worker, workdir: str):
         super().__init__(kernel, worker.proc.pid, worker.channel, proc=worker.proc)
         self.worker = worker
+        self.workdir = workdir  # the run's private directory, made by us, removed by us
+        self._ended_at = 0.0
+        threading.Thread(target=self._watch, name="tutor-run-watch", daemon=True).start()
+
+    def _watch(self) -> None:
+        """Note when the process ends, as a zygote would (a run that dies between
+        steps, e.g. of CPU burnt by a background thread, is then named as such)."""
+        self.worker.proc.wait()
+        self._ended_at = time.monotonic()
+
+    def _exited_at(self) -> float:
+        return self._ended_at
 
     def _send_sigint(self) -> None:
         if SIGNALS:
@@ -60,6 +75,15 @@ class SpawnedSession(Session):
             return super().close(wait)
         finally:
             self.worker.close_lifeline()
+            self._remove_workdir()
+
+    def _remove_workdir(self) -> None:
+        """What the run left in its directory (all of it, if it crashed), removed in
+        the background: a lesson may leave thousands of nested directories."""
+        workdir, self.workdir = self.workdir, ""
+        if workdir and os.path.lexists(workdir):
+            threading.Thread(target=remove_tree, args=(workdir, 120.0),
+                             name="tutor-run-cleaner", daemon=True).start()
 
 
 @dataclass
@@ -265,10 +289,16 @@ class Spawner:
         finally:
             with self._lock:
                 self.starting.discard(proc.pid)
-        if hello.get("event") != "hello":
+        try:
+            if hello.get("event") != "hello":
+                raise BadReply(f"it said {str(hello.get('event'))[:40]!r}, not hello")
+            check_kernel_info(hello)
+            need_int(hello.get("pid"), "pid")
+        except BadReply as exc:
+            channel.close()
             proc.kill()
             proc.wait()
-            raise StartFailed("the lesson's process did not start properly")
+            raise StartFailed(f"the lesson's process did not start properly: {exc}") from None
         return Worker(proc, channel, {k: v for k, v in hello.items() if k != "event"})
 
     def _exit(self, code: int | None) -> str:
@@ -292,12 +322,15 @@ class Spawner:
     def session(self, kind: str, seed: int, limits: dict[str, Any],
                 timeout: float) -> SpawnedSession:
         worker = self.pool(kind).take(timeout)
+        workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
         try:
-            worker.channel.send({"op": "start", "seed": seed, "limits": limits})
+            worker.channel.send({"op": "start", "seed": seed, "limits": limits,
+                                 "workdir": workdir})
         except ChannelClosed:
             worker.discard()
+            remove_tree(workdir, 1.0)
             raise KernelError("the lesson's process ended before its run started") from None
-        return SpawnedSession(self.kernel, worker)
+        return SpawnedSession(self.kernel, worker, workdir)
 
     def started(self) -> list[int]:
         """Pids of the workers started lately (the last HISTORY), oldest first."""

@@ -12,7 +12,7 @@ serves exactly one lesson run and exits.  Protocol on its socket (JSON lines):
 
     <- {"event": "hello", "torch": "2.13.0", "python": "3.11.7", "pid": 4242, "limits": {...},
         "cuda": true, ...}                       (torch imported, warmed up: waiting)
-    -> {"op": "start", "seed": 0, "limits": {"cpu_seconds": 30}}
+    -> {"op": "start", "seed": 0, "limits": {"cpu_seconds": 30}, "workdir": "/tmp/tutor-lesson-…"}
     ... then the lesson session's requests (docs/kernel.md), until {"op": "bye"}
 
 Its stdin is a lifeline from the tutor: end of file means the tutor has gone (the
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
 import socket
 import sys
@@ -40,6 +39,7 @@ import torch
 from tutor.kernel import limits as lim
 from tutor.kernel import warm
 from tutor.kernel.channel import Channel, ChannelClosed
+from tutor.kernel.cleanup import remove_tree
 from tutor.kernel.session import private_stdio, serve_run
 
 TOKEN_ENV = "TUTOR_KERNEL_TOKEN"
@@ -147,7 +147,8 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
         if request.get("op") == "start":
             break
     limits = request.get("limits") or {}
-    workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
+    # made by the tutor, which removes it after the run whatever happens to us
+    workdir = request.get("workdir") or tempfile.mkdtemp(prefix="tutor-lesson-")
     code = 0
     try:
         capture = isolate(workdir, limits, cuda=cuda)
@@ -164,7 +165,7 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
             os.chdir(tempfile.gettempdir())
         except OSError:
             pass
-        shutil.rmtree(workdir, ignore_errors=True)
+        remove_tree(workdir, 10.0)
     return code
 
 
