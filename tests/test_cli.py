@@ -52,15 +52,15 @@ def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
     assert "tutor check:" in proc.stderr  # progress went to stderr
     assert report["ok"] is False and report["torch"]
     by = {(r.get("lesson"), r.get("step"), r.get("prompt"), r["type"]): r
-          for r in report["records"]}
-    drift = by[("core/drift", 0, 0, "prompt")]
+          for r in report["records"]}  # steps and prompts numbered from 1
+    drift = by[("core/drift", 1, 1, "prompt")]
     assert drift["passed"] is False and drift["verdict"] == "incorrect"
     assert drift["answer"] == "11" and drift["expected"].startswith("10")
     assert drift["file"].endswith("drift.yaml") and drift["line"] == 9
-    missing = by[("core/drift", 0, 1, "prompt")]
+    missing = by[("core/drift", 1, 2, "prompt")]
     assert missing["passed"] is False and "tutor record" in missing["message"]
-    raised = by[("core/drift", 1, 0, "prompt")]
-    assert "step 1 raised ValueError: boom" in raised["message"]
+    raised = by[("core/drift", 2, 1, "prompt")]
+    assert "step 2 raised ValueError: boom" in raised["message"]
     assert "`kind: exception` prompt" in raised["message"]
     assert raised["expected"] is None  # not the NameError of evaluating after the crash
     timeout = by[("core/timeout", None, None, "lesson")]
@@ -70,13 +70,13 @@ def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
     assert skipped["status"] == "skipped"
     load = next(r for r in report["records"] if r["type"] == "load_error")
     assert load["file"].endswith("broken.yaml") and load["line"] == 9 and load["col"] == 15
-    assert by[("core/pass", 0, 0, "prompt")]["passed"] is True
+    assert by[("core/pass", 1, 1, "prompt")]["passed"] is True
 
 
 def test_check_text_report_points_at_the_yaml_line() -> None:
     proc = tutor("check", str(DATA / "bad" / "drift.yaml"))
     assert proc.returncode == 1
-    assert "drift.yaml:9: core/drift step 0 prompt 0: x.grad?" in proc.stdout
+    assert "drift.yaml:9: core/drift step 1 prompt 1: x.grad?" in proc.stdout
     assert "answer: 11" in proc.stdout and "live:   10" in proc.stdout
 
 
@@ -99,7 +99,7 @@ def test_play_json_records_and_clean_eof() -> None:
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [r["verdict"] for r in records] == ["incorrect", "incorrect"]
     assert records[0] | {"expected": None} == {
-        "lesson": "samples/accumulate", "step": 0, "prompt": 0, "answer": "0.61",
+        "lesson": "samples/accumulate", "step": 1, "prompt": 1, "answer": "0.61",
         "verdict": "incorrect", "expected": None, "message": records[0]["message"],
         "hints": 0}
     assert records[0]["expected"].startswith("0.6")

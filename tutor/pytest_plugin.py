@@ -9,7 +9,8 @@ can run its lesson packs in CI with the pytest options it already uses (`-k`, `-
   instead of vanishing; `pack.yaml` never is).  A file that looks like a lesson
   but does not load becomes one failing item with the loader's
   `file:line:col: key.path: message` problems.
-* Each prompt is one item, named `step<S>-prompt<P>` (0-based, as in `tutor check`);
+* Each prompt is one item, named `step<S>-prompt<P>` (numbered from 1, as in
+  `tutor check` and the app);
   its ask is a keyword too, so `-k grad` selects prompts whose question mentions
   grad.  A lesson without prompts is one item, `run`, that passes if every step runs.
 * One kernel per pytest process, started lazily (in the background as soon as
@@ -150,7 +151,8 @@ class LessonFile(pytest.File):
             return
         for step in self.lesson.steps:
             for prompt in step.prompts:
-                item = PromptItem.from_parent(self, name=f"step{step.index}-prompt{prompt.index}",
+                name = f"step{step.index + 1}-prompt{prompt.index + 1}"
+                item = PromptItem.from_parent(self, name=name,
                                               step_index=step.index, prompt_index=prompt.index)
                 item.extra_keyword_matches.add(prompt.ask)
                 yield item
@@ -222,8 +224,8 @@ class PromptItem(pytest.Item):
             from tutor.lesson.loader import display_name
 
             lines = [f"{display_name(Path(mine.file))}:{mine.line}: {mine.lesson} step "
-                     f"{mine.step} prompt "
-                     f"{mine.prompt}: {mine.ask.strip()}",
+                     f"{mine.step + 1} prompt "
+                     f"{mine.prompt + 1}: {mine.ask.strip()}",
                      f"  answer: {mine.answer if mine.answer is not None else '(none)'}"]
             if mine.expected is not None:
                 lines.append(f"  live:   {mine.expected}")

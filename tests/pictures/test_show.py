@@ -73,7 +73,7 @@ def test_tutor_show_rejects_a_bad_picture_before_starting_a_kernel(
 @pytest.mark.kernel
 def test_tutor_show_end_to_end(golden: Callable[[str, str], None]) -> None:
     lesson = ROOT / "lessons" / "samples" / "accumulate.yaml"
-    proc = subprocess.run([sys.executable, "-m", "tutor", "show", str(lesson), "--step", "0",
+    proc = subprocess.run([sys.executable, "-m", "tutor", "show", str(lesson), "--step", "1",
                            "graph", "z"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     golden("cli_accumulate_step0_graph_z", proc.stdout)

@@ -121,7 +121,8 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
             if p.passed:
                 continue
             print(
-                f"\n{p.file}:{p.line}: {p.lesson} step {p.step} prompt {p.prompt}: {p.ask}",
+                f"\n{p.file}:{p.line}: {p.lesson} step {p.step + 1} prompt {p.prompt + 1}: "
+                f"{p.ask}",
                 file=out,
             )
             print(f"  answer: {p.answer if p.answer is not None else '(none)'}", file=out)

@@ -165,8 +165,8 @@ class LessonSession:
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
-        step = req.get("step", 0)
-        name = _remember(f"<lesson step {step}>", req["code"])
+        step = req.get("step", 0)  # 0-based; tracebacks number steps from 1, as people read them
+        name = _remember(f"<lesson step {step + 1}>", req["code"])
         code = compile(req["code"], name, "exec")
         error = self._execute(lambda: exec(code, self.namespace))
         stdout, stderr = self._outputs()
