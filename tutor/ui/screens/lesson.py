@@ -37,12 +37,12 @@ from tutor.pictures import ShowSpec
 from tutor.ui.messages import OpenLesson, StepRan
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.done import LessonDone
-from tutor.ui.screens.picture import PictureScreen, fetch_picture
 from tutor.ui.text import plain
 from tutor.ui.widgets.answer import AnswerBox, QuestionPane
 from tutor.ui.widgets.code_pane import CodePane
 from tutor.ui.widgets.inline import inline, title
 from tutor.ui.widgets.kernel_status import KernelStatus
+from tutor.ui.widgets.picture import PicturePane
 from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
 
@@ -93,6 +93,7 @@ class LessonScreen(TutorScreen[None]):
             yield QuestionPane(id="question")
             yield VerdictPanel(id="verdict")
             yield StepNotes(id="step-after")
+            yield PicturePane(self.live_session, id="picture-pane")
         yield Footer()
 
     @property
@@ -193,6 +194,7 @@ class LessonScreen(TutorScreen[None]):
         self.show_title()
         self.verdict.display = False
         self.picture_spec = None
+        self.query_one(PicturePane).hide()
         question = self.question
         question.display = prompt is not None
         if prompt is None:
@@ -245,8 +247,10 @@ class LessonScreen(TutorScreen[None]):
             parts.append("p: picture")
         return "   ".join(parts)
 
-    def keep_in_view(self) -> None:
-        """Scroll the body so that what matters now is on screen (see the module doc)."""
+    def keep_in_view(self, tries: int = 3) -> None:
+        """Scroll the body so that what matters now is on screen (see the module doc).
+        Widgets just filled may not be laid out yet: then it looks again after the
+        next refresh."""
         body = self.query_one("#lesson-body", VerticalScroll)
         height = body.scrollable_content_region.height
         if height <= 0:
@@ -260,18 +264,24 @@ class LessonScreen(TutorScreen[None]):
             return region.y + region.height
 
         failure = self.query_one("#failure", Static)
+        picture = self.query_one(PicturePane)
         if self.verdict.display:
             start = top(self.question) if self.question.display else top(self.verdict)
             end = bottom(self.verdict)
-            if self.notes.display and bottom(self.notes) - start <= height:
-                end = bottom(self.notes)
-            y = min(max(0, end - height), start)
+            for extra in (self.notes, picture):  # below it, as far as they fit
+                if extra.display and bottom(extra) - start <= height:
+                    end = bottom(extra)
+            y = min(max(0, end - height), start)  # (a picture too big: it starts below)
         elif self.question.display:
             y = max(0, bottom(self.question) - height)
         elif failure.display:
             y = max(0, bottom(failure) - height)
         else:
             y = max(0, max(bottom(self.code_pane), bottom(self.notes)) - height)
+        stale = any(w.display and w.virtual_region.height == 0
+                    for w in (self.question, self.verdict, self.notes, picture))
+        if (stale or y > body.max_scroll_y) and tries > 0:
+            self.call_after_refresh(self.keep_in_view, tries - 1)
         body.scroll_to(y=y, animate=False, immediate=True)
 
     # ------------------------------------------------------------------ answering
@@ -367,12 +377,26 @@ class LessonScreen(TutorScreen[None]):
         self.code_pane.toggle_earlier()
 
     def action_picture(self) -> None:
+        """p: the picture behind the question, under the verdict (p again hides it)."""
         spec = self.picture_spec
-        if spec is None:
+        pane = self.query_one(PicturePane)
+        if pane.display:
+            pane.hide()
+        elif spec is None:
             self.notify("No picture fits this question; in the REPL try :graph EXPR, "
                         ":storage or :tree EXPR.", timeout=4)
-            return
-        self.app.push_screen(PictureScreen(spec, lambda s: fetch_picture(self.run.session, s)))
+        else:
+            pane.show(spec)
+
+    def on_picture_pane_drawn(self, event: PicturePane.Drawn) -> None:
+        self.call_after_refresh(self.keep_in_view)
+        self.call_after_refresh(self.say_where_the_picture_is)
+
+    def say_where_the_picture_is(self) -> None:
+        pane, body = self.query_one(PicturePane), self.query_one("#lesson-body", VerticalScroll)
+        if pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2:
+            self.notify("The picture is below the explanation: scroll down (PgDn).",
+                        timeout=4)
 
     def remember_position(self, finished: bool = False) -> None:
         if not self.flow.whole:
