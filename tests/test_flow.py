@@ -16,11 +16,12 @@ from tutor.course import (
     next_unfinished,
 )
 from tutor.engine import StepOutcome
-from tutor.flow import LessonFlow, Tally, entry_text, plural
+from tutor.flow import LessonFlow, Tally, entry_text
 from tutor.judge.giveaway import EXAMPLES
 from tutor.kinds import ENTRY, KINDS
 from tutor.lesson import load_catalog, load_lesson
 from tutor.lesson.model import Lesson
+from tutor.markup import plural
 from tutor.progress import Attempt, LessonProgress
 
 UI = Path(__file__).resolve().parent / "data" / "ui"

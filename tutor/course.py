@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tutor.lesson.catalog import Catalog
-from tutor.lesson.model import Lesson, Pack
-from tutor.progress import Attempt, LessonProgress
+if TYPE_CHECKING:  # (light: the app imports this before the first paint)
+    from tutor.lesson.catalog import Catalog
+    from tutor.lesson.model import Lesson, Pack
+    from tutor.progress import Attempt, LessonProgress
 
 Position = tuple[int, int]
 FINISHED = ("done", "perfect")

@@ -97,11 +97,6 @@ def entry_text(kind: str, examples: Sequence[str] = ()) -> str:
     return said + (" · e.g. " + " · ".join(examples) if examples else "")
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """'1 step', '2 steps' ('1 match', '2 matches' with `many`)."""
-    return f"{n} {word if n == 1 else many or word + 's'}"
-
-
 class LessonFlow:
     """The learner's way through one lesson: its steps in order, each step's questions
     in order (a step without questions is a stop of its own)."""

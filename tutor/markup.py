@@ -134,3 +134,8 @@ def plain_text(text: str, width: int = 78, indent: str = "") -> str:
         out += part
         previous = block
     return out
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 step', '2 steps' ('1 match', '2 matches' with `many`)."""
+    return f"{n} {word if n == 1 else many or word + 's'}"

@@ -24,12 +24,12 @@ from typing import TextIO
 
 from tutor.commands.common import add_path_option
 from tutor.engine import LessonRun, unmet_requirement
-from tutor.flow import Answer, LessonFlow, entry_text, plural
+from tutor.flow import Answer, LessonFlow, entry_text
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.text import sanitize_output
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
-from tutor.markup import plain_inline, plain_text
+from tutor.markup import plain_inline, plain_text, plural
 from tutor.pictures import parse_show, render
 
 HINT_WORDS = {"hint", "?", "h"}

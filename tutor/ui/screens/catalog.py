@@ -18,7 +18,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.course import course_lessons, course_progress, in_course
-from tutor.flow import plural
+from tutor.markup import plural
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.confirm import Confirm

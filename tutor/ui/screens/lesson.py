@@ -48,6 +48,7 @@ from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
 
 
 class LessonScreen(TutorScreen[None]):
+    AUTO_FOCUS = None  # the question's entry takes the focus itself, once it is there
     BINDINGS = [
         Binding("escape", "leave_repl", "Leave REPL"),
         Binding("escape", "back", "Catalog"),

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 from textual import on
 from textual.app import ComposeResult
@@ -25,7 +24,6 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Key
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
@@ -85,10 +83,14 @@ class StdoutArea(TextArea):
 
 
 class AnswerBox(Vertical, can_focus=True):
-    """The entry for one question.  For yes/no and choice questions the box itself
-    takes the focus (keys y/n and 1-9 answer), so an `enter` pressed twice to move on
-    cannot answer by accident; and those keys do nothing for a moment after the
-    question appears, so an `n` (next) pressed twice does not answer "no"."""
+    """The entry for one question.  Its fields are built once and shown per kind, so a
+    new question's entry is there (and focused) the moment the question shows: keys
+    typed right away are not lost.
+
+    For yes/no and choice questions the box itself takes the focus (keys y/n and
+    1-9 answer), so an `enter` pressed twice to move on cannot answer by accident;
+    and those keys do nothing for a moment after the question appears, so an `n`
+    (next) pressed twice does not answer "no"."""
 
     SETTLE = 0.4  # seconds after a question appears during which y/n/1-9 are ignored
 
@@ -107,35 +109,40 @@ class AnswerBox(Vertical, can_focus=True):
     shown_at = 0.0
 
     def compose(self) -> ComposeResult:
+        yield Input(id="text-entry", select_on_focus=False)
+        yield StdoutArea(id="stdout-entry", soft_wrap=True, show_line_numbers=False)
+        with Horizontal(id="yes-no"):
+            yield Button("Yes  (y)", id="yes", variant="primary")
+            yield Button("No  (n)", id="no", variant="primary")
+        yield OptionList(id="choices")
         yield Static(id="preview", classes="examples")
         yield Static(id="entry-label", classes="examples")
 
     def show_prompt(self, prompt: Prompt, text: str = "", focus: bool = True) -> None:
-        """A fresh entry for `prompt`.  A retry passes the last answer as `text`: it is
+        """The entry for `prompt`.  A retry passes the last answer as `text`: it is
         shown selected, so typing replaces it (and arrow keys keep it to edit)."""
         self.prompt = prompt
         self.shown_at = time.monotonic()
-        for old in self.query(".answer-body"):
-            old.remove()
-        self.mount(Vertical(*self._entry(prompt, text), classes="answer-body"), before="#preview")
+        kind = prompt.kind
+        field = self.query_one("#text-entry", Input)
+        field.display = kind not in (*KEYED, "stdout")
+        field.value = text
+        field.placeholder = PLACEHOLDERS.get(kind, "")
+        area = self.query_one("#stdout-entry", StdoutArea)
+        area.display = kind == "stdout"
+        area.text = text
+        self.query_one("#yes-no").display = kind in YES_NO
+        choices = self.query_one("#choices", OptionList)
+        choices.display = kind == "choice"
+        choices.clear_options()
+        if kind == "choice":
+            choices.add_options([Option(title(f"{i}. {c}"), id=str(i))
+                                 for i, c in enumerate(prompt.choices, 1)])
+            choices.highlighted = 0
         self.show_preview(text)
         self.set_examples([])
         if focus:
-            self.call_after_refresh(self.focus_input, select=bool(text))
-
-    def _entry(self, prompt: Prompt, text: str) -> Iterator[Widget]:
-        kind = prompt.kind
-        if kind in YES_NO:
-            yield Horizontal(Button("Yes  (y)", id="yes", variant="primary"),
-                             Button("No  (n)", id="no", variant="primary"), id="yes-no")
-        elif kind == "choice":
-            yield OptionList(*[Option(title(f"{i}. {c}"), id=str(i))
-                               for i, c in enumerate(prompt.choices, 1)], id="choices")
-        elif kind == "stdout":
-            yield StdoutArea(text, id="stdout-entry", soft_wrap=True, show_line_numbers=False)
-        else:
-            yield Input(text, placeholder=PLACEHOLDERS.get(kind, ""), id="text-entry",
-                        select_on_focus=False)
+            self.focus_input(select=bool(text))
 
     def set_examples(self, examples: list[str]) -> None:
         """The notation line, with `examples` (none of them this question's answer)."""
@@ -145,24 +152,25 @@ class AnswerBox(Vertical, can_focus=True):
 
     @property
     def field(self) -> Input | TextArea | None:
-        """The current entry's text field (None for yes/no and choices)."""
-        bodies = list(self.query(".answer-body"))  # the newest last (an old one may linger)
-        if not bodies:
+        """The current question's text field (None for yes/no and choices)."""
+        if self.prompt is None or self.prompt.kind in KEYED:
             return None
-        found = bodies[-1].query("#text-entry, #stdout-entry")
-        widget = found.first() if found else None
-        return widget if isinstance(widget, (Input, TextArea)) else None
+        if self.prompt.kind == "stdout":
+            return self.query_one("#stdout-entry", StdoutArea)
+        return self.query_one("#text-entry", Input)
 
     def focus_input(self, select: bool = False) -> None:
-        if self.prompt is not None and self.prompt.kind in KEYED:
-            self.focus()
-            return
         field = self.field
         if field is None:
+            self.focus()
             return
         field.focus()
         if select:
             field.select_all()
+        elif isinstance(field, TextArea):
+            field.move_cursor(field.document.end)
+        else:
+            field.cursor_position = len(field.value)
 
     # ------------------------------------------------------------------ events
     def show_preview(self, text: str) -> None:
@@ -185,8 +193,7 @@ class AnswerBox(Vertical, can_focus=True):
     @on(StdoutArea.Submit)
     def _stdout(self, event: StdoutArea.Submit) -> None:
         event.stop()
-        field = self.field
-        text = field.text if isinstance(field, TextArea) else ""
+        text = self.query_one("#stdout-entry", StdoutArea).text
         if text.strip():
             self.post_message(self.Submitted(text.strip("\n")))
 
@@ -229,6 +236,8 @@ class QuestionPane(Vertical):
         return self.query_one(AnswerBox)
 
     def ask(self, prompt: Prompt, number: int, text: str = "", focus: bool = True) -> None:
+        """Show the question; it appears once its entry is there to type into (keys typed
+        as soon as the question shows must not go elsewhere)."""
         self.query_one("#ask", Static).update(
             Content.styled(f"Q{number}. ", "bold") + inline(prompt.ask.strip()))
         self.box.display = True
