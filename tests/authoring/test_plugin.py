@@ -118,7 +118,7 @@ def test_a_skipped_lesson_is_skipped_and_a_lesson_without_prompts_still_runs(
         "  - code: raise ValueError('boom')\n")
     result = run("-rs")
     result.assert_outcomes(skipped=1, failed=1)
-    result.stdout.fnmatch_lines(["noprompt.yaml:6: plugin/noprompt: step 1 raised ValueError: boom",
+    result.stdout.fnmatch_lines(["noprompt.yaml:6: plugin/noprompt: step 2 raised ValueError: boom",
                                  "SKIPPED [[]1] future.yaml:8: plugin/future: needs torch >=99*"])
 
 

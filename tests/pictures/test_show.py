@@ -113,7 +113,7 @@ def test_play_draws_pictures_only_after_the_steps_questions(
     assert (": :storage x\n"
             "  storage map of x: 1 tensor on 1 storage (same label = same memory)\n") in out
     assert ": :tree x\n  cannot draw this picture\n  InspectError: tree: `x` is a Tensor" in out
-    assert "finished: 1 of 1 correct" in out
+    assert "finished: 1 of 1 right" in out
     after = out[out.index("✓ correct"):]
     assert ("  autograd graph of z: what z.backward() walks\n"
             "  LogBackward0 = z.grad_fn · ✗ freed: self\n"

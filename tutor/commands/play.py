@@ -159,7 +159,7 @@ class Player:
             verdict = answer.verdict
             assert verdict is not None
             if not answer.counted:
-                self.say(f"  ? {verdict.message} Try again (or `hint`, `reveal`).")
+                self.say(f"  ? {verdict.message} Try again (or: hint, reveal).")
                 continue
             message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
             self.say(f"  {MARKS[answer.status]}: {message}")
