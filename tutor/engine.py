@@ -219,7 +219,7 @@ class LessonCheck:
 
 def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> PromptCheck:
     live = outcome.live(prompt)
-    base = dict(
+    base: dict[str, Any] = dict(
         lesson=lesson.id,
         file=str(lesson.file),
         step=outcome.step.index,
@@ -230,7 +230,7 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
     )
     problem = outcome.lesson_problem(prompt)
     shown = live is not None and not outcome.failure and not outcome.unexpected_error
-    expected = display(live, prompt.kind) if shown else None
+    expected = display(live, prompt.kind) if shown and live is not None else None
     if problem:
         return PromptCheck(
             **base,

@@ -8,15 +8,16 @@ from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
+    from textual import getters
+
     from tutor.ui.app import TutorApp
 
 R = TypeVar("R")
 
 
 class TutorScreen(Screen[R], Generic[R]):
-    if TYPE_CHECKING:
-        @property
-        def app(self) -> TutorApp: ...  # the screens of this package run in a TutorApp
+    if TYPE_CHECKING:  # the screens of this package run in a TutorApp
+        app = getters.app(TutorApp)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
@@ -25,8 +26,7 @@ class TutorScreen(Screen[R], Generic[R]):
 
 class TutorModal(ModalScreen[R], Generic[R]):
     if TYPE_CHECKING:
-        @property
-        def app(self) -> TutorApp: ...
+        app = getters.app(TutorApp)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:

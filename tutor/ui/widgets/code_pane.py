@@ -22,11 +22,12 @@ from tutor.lesson.model import Step
 def numbered(code: str, dim: bool = False) -> Content:
     """`code` with line numbers: highlighted for the theme, or all muted (`dim`)."""
     source = sanitize_output(code.rstrip("\n"))
-    lines = (source.split("\n") if dim
-             else highlight(source, language="python").split("\n"))
+    if dim:
+        lines = [Content.styled(line, "$text-muted") for line in source.split("\n")]
+    else:
+        lines = highlight(source, language="python").split("\n")
     width = len(str(len(lines)))
-    out = [Content.styled(f"{n:>{width}} │ ", "$text-muted")
-           + (Content.styled(line, "$text-muted") if isinstance(line, str) else line)
+    out = [Content.styled(f"{n:>{width}} │ ", "$text-muted") + line
            for n, line in enumerate(lines, 1)]
     return Content("\n").join(out)
 
