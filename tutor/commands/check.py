@@ -18,6 +18,7 @@ from tutor.commands.common import add_path_option, catalog_for, print_problems
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
+from tutor.markup import plural
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,7 +106,7 @@ def _line(check: LessonCheck) -> str:
     if check.status == "skipped":
         return f"{text} ({check.reason})"
     bad = sum(not p.passed for p in check.prompts)
-    detail = f"{n - bad}/{n} prompts" if bad else f"{n} prompts"
+    detail = f"{n - bad}/{n} prompts" if bad else plural(n, "prompt")
     return f"{text} ({detail}, {check.seconds:.2f} s)"
 
 

@@ -8,6 +8,7 @@ import sys
 
 from tutor.commands.common import add_path_option, catalog_for
 from tutor.course import course_lessons
+from tutor.markup import plain_inline
 from tutor.progress import ProgressStore, summarize
 
 MARKS = {"new": " ", "tried": "~", "done": "✓", "perfect": "★"}
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
             for r in rows]}, indent=2))
     else:
         width = max((len(r.lesson) for r in rows), default=10)
-        title_of = {x.id: x.title for x in catalog.lessons}
+        title_of = {x.id: plain_inline(x.title) for x in catalog.lessons}  # no Markdown marks
         current = None
         for r in rows:
             pack = catalog.pack_of.get(r.lesson)

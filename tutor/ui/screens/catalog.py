@@ -33,6 +33,8 @@ TONES = {"new": "muted", "tried": "warning", "done": "success", "perfect": "acce
 
 
 class CatalogScreen(TutorScreen[None]):
+    scores: dict[str, int] = {}  # best score per lesson, as of the last refresh
+
     BINDINGS = [
         Binding("c", "continue", "Continue"),
         Binding("s", "start_over", "Start over"),
@@ -68,7 +70,7 @@ class CatalogScreen(TutorScreen[None]):
             self.query_one("#continue-line", Static).update("Loading lessons…")
             return
         statuses = app.store.lessons()
-        scores = app.scores()
+        scores = self.scores = app.scores()  # (read once per refresh, not per highlight)
         listing = self.query_one("#lessons", OptionList)
         keep = listing.highlighted_option.id if listing.highlighted_option else None
         course = course_lessons(catalog)
@@ -134,7 +136,7 @@ class CatalogScreen(TutorScreen[None]):
         progress = app.store.lesson(lesson.id)
         assert app.catalog is not None
         pack = app.catalog.pack_of[lesson.id]
-        best = app.scores().get(lesson.id)
+        best = self.scores.get(lesson.id)
         head = Content.assemble(
             title(lesson.title).stylize("bold"), "\n",
             (f"{lesson.id} · {lesson.topic} · level {lesson.level}", "$text-muted"), "\n",

@@ -21,7 +21,7 @@ HELP = """\
 | `↑` `↓` | move between lessons (mouse: click) |
 | `enter` | open the lesson (resumes where you left off) |
 | `c` | continue where you left off |
-| `s` | start the highlighted lesson (named on the right) over; asks first when you are in the middle of it |
+| `s` | start the highlighted lesson (named on the right) over; asks first mid-lesson |
 | `q` | quit |
 
 Marks: `·` new · `◐` tried · `✓` done · `★` perfect (every question right first time, no hints),
@@ -43,7 +43,7 @@ before you see anything it produced. The earlier steps' code stays above it, dim
 | `r` | retry the question after a verdict (your last answer is selected: type to replace it) |
 | `n` | next question, step or lesson |
 | `ctrl+o` | open the REPL (once the step's questions are answered) |
-| `p` | after a verdict: the picture behind it (autograd graph, storage map or module tree), under the explanation |
+| `p` | after a verdict: the picture behind it (graph, storage map, module tree) |
 | `f2` | fold the earlier steps' code away, or back |
 | `esc` | leave the REPL; otherwise back to the catalog |
 
