@@ -141,8 +141,9 @@ async def test_verdict_and_whole_explanation_in_view_at_80x24(kernel, make_app,
         # the question of step 2 is answered from step 1's code, still on screen
         await pilot.press("n")
         await wait_for(pilot, lambda: screen.mode == "asking", what="step 2")
-        await pilot.pause(0.2)
+        await pilot.pause(0.6)  # (folding the intro once scrolled the question away)
         assert in_view(screen.query_one("#ask"), body)
+        assert in_view(screen.query_one("#text-entry"), body)
         assert "self.scale = nn.Parameter" in text_of(screen, "#earlier-code")
 
 

@@ -39,7 +39,7 @@ from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.done import LessonDone
 from tutor.ui.text import plain
 from tutor.ui.widgets.answer import AnswerBox, QuestionPane
-from tutor.ui.widgets.code_pane import CodePane
+from tutor.ui.widgets.code_pane import CodePane, Fold
 from tutor.ui.widgets.inline import inline, title
 from tutor.ui.widgets.kernel_status import KernelStatus
 from tutor.ui.widgets.picture import PicturePane
@@ -87,7 +87,7 @@ class LessonScreen(TutorScreen[None]):
             yield Static(id="lesson-title", classes="brand")
             yield KernelStatus(classes="kernel")
         with VerticalScroll(id="lesson-body"):
-            with Collapsible(title="Intro", id="intro", collapsed=False):
+            with Fold(title="Intro", id="intro", collapsed=False):
                 yield Static(inline(self.lesson.intro or ""), id="intro-text")
             yield CodePane(id="code-pane")
             yield Static(id="failure")
@@ -132,6 +132,10 @@ class LessonScreen(TutorScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#intro", Collapsible).display = bool(self.lesson.intro)
+        # whenever the body's content is laid out anew (a step, a verdict, a hint, a
+        # picture), scroll what matters into view again
+        body = self.query_one("#lesson-body", VerticalScroll)
+        self.watch(body, "virtual_size", lambda _size: self.keep_in_view(0), init=False)
         self.remember_position()
         self.show_step()
         self.run_steps(self.flow.step_index)
@@ -221,7 +225,7 @@ class LessonScreen(TutorScreen[None]):
         if flow.step_answered:
             self.show_notes()
         self.mode = "judged"
-        panel.focus()
+        panel.focus(scroll_visible=False)  # (keep_in_view scrolls)
         self.call_after_refresh(self.keep_in_view)
 
     def show_notes(self) -> None:
@@ -526,7 +530,7 @@ class LessonScreen(TutorScreen[None]):
         if repl is not None and not keep_open:
             repl.display = False
         if self.mode == "judged" and self.verdict.display:
-            self.verdict.focus()
+            self.verdict.focus(scroll_visible=False)
         self.refresh_bindings()
 
     def gate_repl(self) -> None:

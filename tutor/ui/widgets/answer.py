@@ -160,11 +160,11 @@ class AnswerBox(Vertical, can_focus=True):
         return self.query_one("#text-entry", Input)
 
     def focus_input(self, select: bool = False) -> None:
-        field = self.field
+        field = self.field  # (the lesson scrolls what matters into view itself)
         if field is None:
-            self.focus()
+            self.focus(scroll_visible=False)
             return
-        field.focus()
+        field.focus(scroll_visible=False)
         if select:
             field.select_all()
         elif isinstance(field, TextArea):

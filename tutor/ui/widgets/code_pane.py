@@ -8,6 +8,7 @@ lines are numbered from 1, as in `tutor play`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -32,6 +33,15 @@ def numbered(code: str, dim: bool = False) -> Content:
     return Content("\n").join(out)
 
 
+class Fold(Collapsible):
+    """A collapsible that does not scroll itself into view when it folds or unfolds:
+    the lesson screen keeps what matters in view (a Collapsible would scroll to itself,
+    taking the question off screen)."""
+
+    def scroll_visible(self, *args: Any, **kwargs: Any) -> None:
+        return
+
+
 def earlier_title(count: int) -> str:
     return "Step 1 (ran before)" if count == 1 else f"Steps 1–{count} (ran before)"
 
@@ -43,7 +53,7 @@ class CodePane(Vertical):
     total = 0  # steps in the lesson
 
     def compose(self) -> ComposeResult:
-        with Collapsible(title="Earlier steps", id="earlier", collapsed=False):
+        with Fold(title="Earlier steps", id="earlier", collapsed=False):
             yield Static(id="earlier-code")
         yield Static(id="step-label", classes="label")
         yield Static(id="code", classes="code")
