@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:  # pragma: no cover
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+
     from tutor.engine import LessonCheck, PromptCheck
     from tutor.kernel import Kernel
     from tutor.lesson.model import Lesson
@@ -179,7 +181,8 @@ class LoadErrorItem(pytest.Item):
     def runtest(self) -> None:
         raise LessonLoadError(self.problems)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, LessonLoadError):
             return f"the lesson file does not load:\n{self.problems}"
         return super().repr_failure(excinfo, style)
@@ -232,7 +235,8 @@ class PromptItem(pytest.Item):
             lines.append(f"  {mine.message}")
             raise PromptFailed("\n".join(lines))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PromptFailed):
             return excinfo.value.text
         return super().repr_failure(excinfo, style)
@@ -260,7 +264,8 @@ class RunItem(pytest.Item):
             raise PromptFailed(f"{display_name(Path(check.file))}:{check.line}: "
                                f"{check.lesson}: {check.reason}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PromptFailed):
             return excinfo.value.text
         return super().repr_failure(excinfo, style)

@@ -170,7 +170,7 @@ class LessonSession:
         code = compile(req["code"], name, "exec")
         error = self._execute(lambda: exec(code, self.namespace))
         stdout, stderr = self._outputs()
-        if self._stopped(error):
+        if error is not None and self._stopped(error):
             return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
                     "observations": [], "interrupted": True}
         observations = [self._observe_prompt(p, error, stdout) for p in req.get("prompts", ())]
@@ -277,7 +277,7 @@ class LessonSession:
             self.interrupted = False
             reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
             try:
-                handler = handlers[op]
+                handler = handlers[str(op)]
                 reply.update(handler(req))
             except KeyError:
                 reply = {"id": req.get("id"), "ok": False, "error": f"unknown op {op!r}"}

@@ -14,7 +14,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -209,7 +209,7 @@ class ProgressStore:
             raise
         db.execute("COMMIT")
 
-    def _guarded(self, fn) -> bool:
+    def _guarded(self, fn: Callable[[sqlite3.Connection], None]) -> bool:
         if not self.saving or self._db is None:
             return False
         with self._lock:
