@@ -91,7 +91,17 @@ async def test_repl_changes_are_discarded_before_the_next_step(kernel, make_app)
         await pilot.press(*"y.add_(100)", "enter")
         await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
         assert screen.repl_dirty
+        old_pid = screen.run.session.pid
         await pilot.press("escape", "n")
         await wait_for(pilot, lambda: screen.mode == "asking", what="step 2, rebuilt")
-        assert not screen.repl_dirty
-        assert any("discarded" in str(n.message) for n in app._notifications)
+        assert not screen.repl_dirty and screen.run.session.pid != old_pid  # a fresh process
+        await pilot.pause(0.5)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="Q3")
+        await pilot.press("n")
+        await pilot.pause(0.5)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="Q4")
+        await pilot.press("ctrl+o", *"y", "enter")
+        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
+        assert "tensor([2., 4., 6.])" in screen.repl.log_text  # not the REPL's y + 100
