@@ -304,7 +304,7 @@ async def test_start_over_acts_on_the_lesson_it_names_and_asks_first(kernel, mak
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, Confirm), what="the question")
         asked = str(app.screen.query_one("#confirm-text", Static).render())
-        assert "Start UI basics over from step 1?" in asked and "step 2 of 2" in asked
+        assert "Start “UI basics” over from step 1?" in asked and "step 2 of 2" in asked
         await pilot.press("enter")  # an enter out of habit: Cancel has the focus
         await wait_for(pilot, lambda: app.screen is catalog, what="cancelled")
         await pilot.press("s")

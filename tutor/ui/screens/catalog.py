@@ -84,7 +84,7 @@ class CatalogScreen(TutorScreen[None]):
             pack = catalog.pack_of[lesson.id]
             if pack is not current:
                 current = pack
-                heading = Content.styled(pack.title, "bold $text-accent")
+                heading = title(pack.title).stylize("bold $text-accent")
                 if not in_course(pack):
                     heading += Content.styled("  · not part of the course", "$text-muted")
                 options.append(Option(heading, id=f"pack:{pack.directory}", disabled=True))
@@ -144,8 +144,8 @@ class CatalogScreen(TutorScreen[None]):
             f"{plural(len(lesson.prompts), 'question')} · ",
             (progress.status, f"$text-{TONES[progress.status]}"),
             (f" · best {best}/{len(lesson.prompts)} right" if best is not None else ""),
-            "\n", (f"pack: {pack.title}" + ("" if in_course(pack) else " (not part of the "
-                                             "course)"), "$text-muted"),
+            "\n", Content.styled("pack: ", "$text-muted"), title(pack.title).stylize("$text-muted"),
+            ("" if in_course(pack) else " (not part of the course)", "$text-muted"),
         )
         self.query_one("#detail-head", Static).update(head)
         self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
@@ -172,8 +172,8 @@ class CatalogScreen(TutorScreen[None]):
         if not in_progress:
             self.post_message(OpenLesson(lesson.id, fresh=True))
             return
-        question = (Content("Start ") + title(lesson.title).stylize("bold")
-                    + Content(f" over from step 1?\nYou are at step {progress.step + 1} of "
+        question = (Content("Start “") + title(lesson.title).stylize("bold")
+                    + Content(f"” over from step 1?\nYou are at step {progress.step + 1} of "
                               f"{len(lesson.steps)}; starting over drops this sitting's place "
                               "and its score. Your earlier answers stay in your history, and "
                               "the lesson's mark and best score stay."))
