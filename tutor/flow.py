@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tutor.engine import StepOutcome, judge_prompt
-from tutor.judge import Status, Verdict, display, judge
+from tutor.engine import StepOutcome, judge_prompt, shown_live
+from tutor.judge import Status, Verdict, judge
 from tutor.judge.giveaway import EXAMPLES, gives_away
 from tutor.kinds import ENTRY
 from tutor.lesson.model import Lesson, Prompt, Step
@@ -270,8 +270,7 @@ class LessonFlow:
             return "(the step has not run)"
         if self.outcome.failure:
             return f"(no live value: {self.outcome.failure})"
-        live = self.outcome.live(self.prompt) or {"type": "none"}
-        return display(live, self.prompt.kind)
+        return shown_live(self.outcome.live(self.prompt), self.prompt.kind)
 
     def _attempt(self, verdict: str, answer: str, expected: str) -> Attempt:
         state = self.state

@@ -17,7 +17,6 @@ numbered from 1) and the human-readable text goes to stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from typing import TextIO
@@ -26,11 +25,11 @@ from tutor.commands.common import add_path_option
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.flow import Answer, LessonFlow, entry_text
 from tutor.kernel import Kernel, KernelError
-from tutor.kernel.text import sanitize_output
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
 from tutor.markup import plain_inline, plain_text, plural
 from tutor.pictures import parse_show, render
+from tutor.safetext import json_dumps, sanitize
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
@@ -62,6 +61,7 @@ class Player:
         self.out = out
         self.records = records
         self.flow = LessonFlow(lesson)
+        self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
 
@@ -95,7 +95,7 @@ class Player:
 
     def say(self, text: str = "") -> None:
         """Everything play prints: lesson output included, so made terminal-safe."""
-        print(sanitize_output(text), file=self.out, flush=True)
+        print(sanitize(text), file=self.out, flush=True)
 
     def block(self, text: str, indent: str = "  ") -> None:
         self.say(textwrap.indent(text.rstrip(), indent))
@@ -114,7 +114,7 @@ class Player:
         rec = {"lesson": self.lesson.id, "step": attempt.step + 1, "prompt": prompt.index + 1,
                "answer": attempt.answer, "verdict": attempt.verdict,
                "expected": attempt.expected, **extra, "hints": attempt.hints}
-        print(json.dumps(rec, ensure_ascii=False), file=self.records, flush=True)
+        print(json_dumps(rec), file=self.records, flush=True)
 
     # ------------------------------------------------------------------ a question
     def ask(self, prompt: Prompt, stdin: TextIO) -> bool:
@@ -235,7 +235,8 @@ class Player:
             self.code(step.code)
             outcome = run.run_through(step.index)
             if outcome is None or outcome.failure:
-                self.say(f"\n  ! {outcome.failure if outcome else 'the step did not run'}")
+                self.failure = outcome.failure if outcome else "the step did not run"
+                self.say(f"\n  ! {self.failure}")
                 return True
             flow.outcome = outcome
             while flow.prompt is not None:
@@ -284,4 +285,4 @@ def run(args: argparse.Namespace) -> int:
     finally:
         kernel.shutdown()
     player.summary(finished)
-    return 0
+    return 1 if player.failure else 0  # a lesson that could not run to its end is a failure

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
@@ -15,6 +15,7 @@ from textual.worker import Worker, WorkerState
 from tutor.course import best_scores, continue_point, course_progress, next_unfinished
 from tutor.kernel import Kernel, KernelError
 from tutor.progress import Attempt, LessonProgress, ProgressStore
+from tutor.safetext import sanitize
 from tutor.ui import settings
 from tutor.ui.commands import LessonCommands
 from tutor.ui.messages import CatalogLoaded, OpenLesson, ProgressProblem
@@ -67,6 +68,10 @@ class TutorApp(App[int]):
         self.poll_kernel()
         self.set_interval(0.2, self.poll_kernel)
 
+    def notify(self, message: str, *, title: str = "", **options: Any) -> None:
+        """Every notification is terminal-safe: they quote kernel errors and file names."""
+        super().notify(sanitize(message), title=sanitize(title), **options)
+
     def keep_theme(self, theme: Theme) -> None:
         settings.save(self.store.directory, theme=theme.name)  # a tiny file: no worker
 
@@ -85,8 +90,9 @@ class TutorApp(App[int]):
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         self.catalog = message.catalog
         if self.catalog.errors:
-            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
-                        "`tutor list` shows why.", severity="warning", timeout=8, markup=False)
+            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded: they "
+                        "are listed at the end of the catalog, with why.", severity="warning",
+                        timeout=8, markup=False)
         for screen in self.screen_stack:
             if isinstance(screen, CatalogScreen):
                 screen.refresh_catalog()

@@ -16,13 +16,13 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import Collapsible, Static
 
-from tutor.kernel.text import sanitize_output
 from tutor.lesson.model import Step
+from tutor.safetext import sanitize
 
 
 def numbered(code: str, dim: bool = False) -> Content:
     """`code` with line numbers: highlighted for the theme, or all muted (`dim`)."""
-    source = sanitize_output(code.rstrip("\n"))
+    source = sanitize(code.rstrip("\n"))
     if dim:
         lines = [Content.styled(line, "$text-muted") for line in source.split("\n")]
     else:

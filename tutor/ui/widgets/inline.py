@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from tutor.kernel.text import sanitize_output
 from tutor.markup import Block, blocks, runs
+from tutor.safetext import sanitize
 
 STYLES = {"": "", "code": "$text-accent", "bold": "bold", "italic": "italic"}
 
 
 def _line(text: str) -> Content:
-    return Content.assemble(*[(sanitize_output(t), STYLES[s]) for t, s in runs(text)])
+    return Content.assemble(*[(sanitize(t), STYLES[s]) for t, s in runs(text)])
 
 
 def _block(block: Block) -> Content:
     if block.kind == "code":
-        return Content.styled(sanitize_output(block.text), "$text-accent")
+        return Content.styled(sanitize(block.text), "$text-accent")
     body = _line(block.text)
     if block.kind == "item":
         bullet = "•" if block.marker in "-*+" else block.marker

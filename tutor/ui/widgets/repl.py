@@ -32,8 +32,8 @@ from textual.reactive import reactive
 from textual.widgets import Static, TextArea
 
 from tutor.kernel import KernelError, Session, SessionDied, StepTimeout
-from tutor.kernel.text import sanitize_output
 from tutor.pictures import ShowSpec, parse_show, render
+from tutor.safetext import sanitize
 from tutor.ui.text import plain
 from tutor.ui.widgets.picture import picture_content
 
@@ -236,7 +236,7 @@ class Repl(Vertical):
         if reply.get("stderr"):
             self.write(plain(truncate(reply["stderr"].rstrip("\n"))), "-stderr")
         if reply.get("value") is not None:
-            value = sanitize_output(truncate(str(reply["value"])))
+            value = sanitize(truncate(str(reply["value"])))
             self.write(highlight(value, language="python"), "-value")
         error = reply.get("error")
         if error:

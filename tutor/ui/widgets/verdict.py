@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from tutor.flow import Answer
-from tutor.kernel.text import sanitize_output
+from tutor.safetext import sanitize
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline
 
@@ -38,7 +38,7 @@ def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
 
 def aligned(text: str) -> str:
     """Multi-line values line up under the first line (after the 10-column label)."""
-    return clip(sanitize_output(text).rstrip()).replace("\n", "\n" + " " * 10)
+    return clip(sanitize(text).rstrip()).replace("\n", "\n" + " " * 10)
 
 
 def side_by_side(answer: str | None, live: str) -> Content:
