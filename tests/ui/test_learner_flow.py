@@ -344,3 +344,36 @@ async def test_catalog_scores_and_course_progress(kernel, make_app, tutor_home) 
         assert rows[2] == " ★ 1/1 UI next lesson" and rows[1] == " ·     UI basics"
         assert "1 step, 1 question" in text_of(app.screen, "#detail-head")
         assert "best 1/1 right" in text_of(app.screen, "#detail-head")
+
+
+async def test_one_question_asked_again_after_the_steps_before_it(kernel, make_app,
+                                                                  tutor_home) -> None:
+    """The hook for reviews: a flow over one question of step 2. Step 1 runs silently
+    (its code shown as earlier code), the answer is stored, the lesson's place is not."""
+    from tutor.flow import LessonFlow
+
+    app = make_app(kernel)
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        app.store.set_position("ui/basics", (0, 1), "sitting")
+        lesson = app.catalog.get("ui/basics")
+        flow = LessonFlow(lesson, only=[(1, 1)])
+        app.push_screen(LessonScreen(lesson, kernel, flow=flow))
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.mode == "asking", what="the question")
+        screen = app.screen
+        assert "Q1." in text_of(screen, "#ask") and "made of" in text_of(screen, "#ask")
+        assert "question 1 of 1" in text_of(screen, "#lesson-title")
+        assert "y = x * 2" in text_of(screen, "#earlier-code")
+        await pilot.pause(0.5)
+        await pilot.press("1")  # floats: judged against the namespace steps 1-2 made
+        await wait_for(pilot, lambda: screen.mode == "judged", what="the verdict")
+        assert "Correct" in verdict_text(screen)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonDone), what="the end")
+        assert "1 of 1 right" in str(app.screen.query_one("#done-text", Static).render())
+        await pilot.pause(0.3)
+        [attempt] = app.store.attempts("ui/basics")
+        assert (attempt.step, attempt.prompt, attempt.verdict) == (1, 1, "correct")
+        kept = app.store.lesson("ui/basics")
+        assert (kept.step, kept.prompt, kept.run) == (0, 1, "sitting")

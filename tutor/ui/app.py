@@ -206,10 +206,7 @@ class TutorApp(App[int]):
     def write_attempt(self, ticket: int, attempt: Attempt, total: int,
                       position: tuple[int, int] | None) -> None:
         store = self.store
-        with self.writes.turn(ticket):
-            if position is None:  # a flow over part of the lesson: the resume point stays
-                kept = store.lesson(attempt.lesson)
-                position = (kept.step, kept.prompt)
+        with self.writes.turn(ticket):  # (position None: the lesson's resume point stays)
             saved = store.record(attempt, total_prompts=total, position=position)
         if not saved:
             self.post_message(ProgressProblem(store.notice or "progress was not saved"))
