@@ -43,7 +43,6 @@ from typing import Any
 
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
 
-
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_VARIANTS = 16
@@ -118,8 +117,8 @@ def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]) -> t
             raise VaryError(f"{count} variants (every combination of the lists): at most "
                             f"{MAX_VARIANTS}, since `tutor check` runs each; use fewer values, "
                             "or list the combinations you want as rows: [{x: 2, n: 3}, ...]")
-        rows = [tuple(zip(names, combo)) for combo in itertools.product(*(spec[n]
-                                                                          for n in names))]
+        combos = itertools.product(*(spec[n] for n in names))
+        rows = [tuple(zip(names, combo, strict=True)) for combo in combos]
     else:
         if not spec:
             raise VaryError("give at least one row of values")
@@ -308,3 +307,15 @@ def draw(lesson: Lesson, run_id: str, avoid: Variant = ()) -> Variant:
 def for_run(lesson: Lesson, run_id: str, avoid: Variant = ()) -> Lesson:
     """`lesson` with the values the run `run_id` draws."""
     return with_variant(lesson, draw(lesson, run_id, avoid))
+
+
+def texts(lesson: Lesson) -> list[str]:
+    """Every text of `lesson` a variant fills in (as written, when given the template)."""
+    out = [lesson.intro]
+    for step in lesson.steps:
+        out += [step.code, step.explain or ""]
+        for p in step.prompts:
+            expect = p.expect if isinstance(p.expect, tuple) else (p.expect or "",)
+            out += [p.ask, p.answer or "", p.hint or "", p.explain or "", p.show or "",
+                    *expect, *p.choices, *p.wrong, *(t for pair in p.feedback for t in pair)]
+    return [t for t in out if t]

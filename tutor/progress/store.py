@@ -470,8 +470,8 @@ class ProgressStore:
             sql += " WHERE due <= ?"
             args = (schedule.stamp(due_by),)
         rows = self._read(sql + " ORDER BY due, lesson, step, prompt", args)
-        return [schedule.ReviewItem(r[0], r[1], r[2], datetime.fromisoformat(r[3]), r[4], r[5], r[6],
-                              datetime.fromisoformat(r[7])) for r in rows]
+        return [schedule.ReviewItem(r[0], r[1], r[2], datetime.fromisoformat(r[3]), r[4], r[5],
+                                    r[6], datetime.fromisoformat(r[7])) for r in rows]
 
     def due(self, now: datetime | None = None) -> list[schedule.ReviewItem]:
         """The prompts due for review now (by the store's clock), longest due first."""
