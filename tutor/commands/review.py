@@ -19,7 +19,7 @@ from tutor.kernel.text import sanitize_output
 from tutor.lesson import Catalog
 from tutor.lesson.model import Lesson, Variant
 from tutor.lesson.vary import describe, with_variant
-from tutor.progress import Attempt, Mistake, ProgressStore, ReviewItem
+from tutor.progress import Attempt, Mistake, ProgressStore, ReviewItem, first_answers
 from tutor.progress.schedule import RATING_NAMES
 
 GONE = "(this question is no longer in the lesson)"
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         notice = store.notice
     if args.due:
         last = {}
-        for a in attempts:  # each prompt's latest answer: the values it was shown with
+        for a in first_answers(attempts):  # the answer the schedule last saw, and its values
             last[a.key] = a
         records = [_due_record(catalog, item, last.get(item.key)) for item in due]
         later = [c for c in cards if c not in due]
