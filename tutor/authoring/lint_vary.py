@@ -20,7 +20,7 @@ from tutor.lesson.vary import NAME, PLACEHOLDER, describe, names_in, texts, with
 
 
 def check_vary(f: LintedFile) -> list[Problem]:
-    assert f.lesson is not None
+    assert f.lesson is not None and f.validation is not None
     template = f.lesson.template
     if template is None:
         return _undeclared(f)

@@ -20,6 +20,7 @@ from typing import Any
 
 from tutor.authoring.record import Change, RecordResult, plan
 from tutor.lesson.model import Lesson, Prompt
+from tutor.lesson.validate import Problem
 from tutor.lesson.vary import PLACEHOLDER, describe, variants_of
 
 Key = tuple[int, int]
@@ -83,9 +84,7 @@ def _decide(prompt: Prompt, changes: list[Change | None], lessons: list[Lesson])
             f"with {lives} (the live value there): fix the rule")
 
 
-def _problem(file: str, change: Change, path: str, message: str):  # noqa: ANN202
-    from tutor.lesson.validate import Problem
-
+def _problem(file: str, change: Change, path: str, message: str) -> Problem:
     return Problem(file, change.line, change.col, path, message)
 
 

@@ -58,10 +58,12 @@ def when(moment: datetime | str) -> str:
     """A moment in the learner's local time, to the minute."""
     if isinstance(moment, str):
         try:
-            moment = datetime.fromisoformat(moment)
+            parsed = datetime.fromisoformat(moment)
         except ValueError:
             return moment
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    else:
+        parsed = moment
+    return parsed.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def said(a: Attempt) -> str:

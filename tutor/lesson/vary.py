@@ -102,8 +102,8 @@ def check_name(name: str) -> None:
                         "choose another name")
 
 
-def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]) -> tuple[Variant,
-                                                                                      ...]:
+def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]
+           ) -> tuple[Variant, ...]:
     """Every variant a `vary:` declaration allows, in a fixed order (the first is the
     one a lesson shows when nothing drew one).  VaryError says what is wrong."""
     if isinstance(spec, Mapping):
@@ -118,7 +118,7 @@ def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]) -> t
                             f"{MAX_VARIANTS}, since `tutor check` runs each; use fewer values, "
                             "or list the combinations you want as rows: [{x: 2, n: 3}, ...]")
         combos = itertools.product(*(spec[n] for n in names))
-        rows = [tuple(zip(names, combo, strict=True)) for combo in combos]
+        rows: list[Variant] = [tuple(zip(names, combo, strict=True)) for combo in combos]
     else:
         if not spec:
             raise VaryError("give at least one row of values")
@@ -129,11 +129,11 @@ def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]) -> t
         for name in names:
             check_name(name)
         rows = []
-        for i, row in enumerate(spec):
-            if set(row) != set(names):
-                raise VaryError(f"row {i + 1} names {', '.join(row) or 'nothing'}; every row "
+        for i, given in enumerate(spec):
+            if set(given) != set(names):
+                raise VaryError(f"row {i + 1} names {', '.join(given) or 'nothing'}; every row "
                                 f"must name the same values as the first ({', '.join(names)})")
-            rows.append(tuple((n, row[n]) for n in names))
+            rows.append(tuple((n, given[n]) for n in names))
     out: list[Variant] = []
     for row in rows:
         variant = tuple((n, str(v).strip()) for n, v in row)

@@ -145,9 +145,11 @@ ATTEMPT_COLUMNS = ("lesson, step, prompt, answer, verdict, expected, hints, seco
 
 
 def _attempt(row: tuple) -> Attempt:
-    *head, confidence, variant, review = row
-    return Attempt(*head, confidence=confidence, variant=_variant_of(variant),
-                   review=bool(review))
+    """An attempt from a row of ATTEMPT_COLUMNS."""
+    (lesson, step, prompt, answer, verdict, expected, hints, seconds, run, at, confidence,
+     variant, review) = row
+    return Attempt(lesson, step, prompt, answer, verdict, expected, hints, seconds, run, at,
+                   confidence=confidence, variant=_variant_of(variant), review=bool(review))
 
 
 @dataclass(frozen=True)
@@ -301,7 +303,7 @@ class ProgressStore:
             raise
         db.execute("COMMIT")
 
-    def _guarded(self, fn) -> bool:
+    def _guarded(self, fn: Callable[[sqlite3.Connection], None]) -> bool:
         if not self.saving or self._db is None:
             return False
         with self._lock:
