@@ -164,6 +164,16 @@ def test_truncated_database_is_recovered(tmp_path: Path) -> None:
     assert list(tmp_path.glob(f"{DB_NAME}.corrupt-*"))
 
 
+def make_read_only(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database in `directory`, and the directory, read-only (restore with chmod)."""
+    (directory / DB_NAME).chmod(stat.S_IRUSR)
+    directory.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    if os.geteuid() == 0:  # root ignores permissions: open it the way a read-only file opens
+        real = ProgressStore._connect
+        monkeypatch.setattr(ProgressStore, "_connect",
+                            lambda self, readonly=False: real(self, True))
+
+
 def test_read_only_database_is_read_but_not_written(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     with ProgressStore(tmp_path) as s:
@@ -171,12 +181,7 @@ def test_read_only_database_is_read_but_not_written(tmp_path: Path,
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute("PRAGMA journal_mode = DELETE")  # no -wal/-shm needed to read
     db.close()
-    (tmp_path / DB_NAME).chmod(stat.S_IRUSR)
-    tmp_path.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    if os.geteuid() == 0:  # root ignores permissions: open it the way a read-only file opens
-        real = ProgressStore._connect
-        monkeypatch.setattr(ProgressStore, "_connect",
-                            lambda self, readonly=False: real(self, True))
+    make_read_only(tmp_path, monkeypatch)
     try:
         with ProgressStore(tmp_path) as s:
             assert not s.saving
@@ -333,12 +338,7 @@ def test_a_schema_1_database_that_cannot_be_upgraded_is_still_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / DB_NAME
     path.write_bytes(V1.read_bytes())
-    path.chmod(stat.S_IRUSR)
-    tmp_path.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    if os.geteuid() == 0:  # root ignores permissions: open it the way a read-only file opens
-        real = ProgressStore._connect
-        monkeypatch.setattr(ProgressStore, "_connect",
-                            lambda self, readonly=False: real(self, True))
+    make_read_only(tmp_path, monkeypatch)
     try:
         with ProgressStore(tmp_path) as s:
             assert not s.saving and s.schema == 1
