@@ -17,6 +17,7 @@ from tutor.engine import check_lesson
 from tutor.lesson import load_lesson
 
 VARY = Path(__file__).resolve().parents[1] / "data" / "vary"
+pytest_plugins = ["pytester"]
 
 
 def lesson_file(tmp_path: Path, body: str, name: str = "l.yaml") -> Path:
@@ -224,3 +225,23 @@ def test_check_json_records_carry_the_variant(capsys: pytest.CaptureFixture[str]
     assert main(["check", str(VARY / "good.yaml"), "--json", "-j", "1"]) == 0
     records = json.loads(capsys.readouterr().out)["records"]
     assert [r["variant"] for r in records] == [{"x": "2.0"}, {"x": "3.0"}, {"x": "5.0"}]
+
+
+@pytest.mark.kernel
+def test_the_pytest_plugin_fails_a_prompt_when_one_variant_fails(pytester: pytest.Pytester,
+                                                                 kernel) -> None:  # noqa: ANN001
+    from tutor.pytest_plugin import use_kernel
+
+    class Borrow:
+        def pytest_configure(self, config: pytest.Config) -> None:
+            use_kernel(config, kernel)
+
+    for name in ("good.yaml", "bad-answer.yaml"):
+        shutil.copy2(VARY / name, pytester.path / name)
+    result = pytester.runpytest("-p", "no:textual-snapshot", "-p", "no:randomly", "-v",
+                                plugins=[Borrow()])
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    assert "good.yaml::step0-prompt0 PASSED" in out
+    assert "bad-answer.yaml::step0-prompt0 FAILED" in out
+    assert "with x = 5.0, k = 2: the reference answer is judged incorrect" in out
