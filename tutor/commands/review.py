@@ -10,17 +10,16 @@ them.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import datetime
 
 from tutor.commands.common import add_path_option, catalog_for
-from tutor.kernel.text import sanitize_output
 from tutor.lesson import Catalog
 from tutor.lesson.model import Lesson, Variant
 from tutor.lesson.vary import describe, with_variant
 from tutor.progress import Attempt, Mistake, ProgressStore, ReviewItem, first_answers
 from tutor.progress.schedule import RATING_NAMES
+from tutor.safetext import json_dumps, sanitize
 
 GONE = "(this question is no longer in the lesson)"
 MISSING = "(this lesson is not in the catalog: was it removed, or is its pack not on --path?)"
@@ -51,7 +50,7 @@ def question(catalog: Catalog, lesson_id: str, step: int, prompt: int,
 
 
 def one_line(text: str) -> str:
-    return sanitize_output(" ".join(text.split()))
+    return sanitize(" ".join(text.split()))
 
 
 def when(moment: datetime | str) -> str:
@@ -122,17 +121,16 @@ def run(args: argparse.Namespace) -> int:
         later = [c for c in cards if c not in due]
         upcoming = later[0] if later else None
         if args.json:
-            print(json.dumps({"due": records, "next": None if upcoming is None else {
+            print(json_dumps({"due": records, "next": None if upcoming is None else {
                 "lesson": upcoming.lesson, "step": upcoming.step + 1,
                 "question": upcoming.prompt + 1, "due": upcoming.due.isoformat()},
-                "scheduled": len(cards)}, indent=2, ensure_ascii=False))
+                "scheduled": len(cards)}, indent=2))
         else:
             _print_due(records, due, upcoming, len(cards))
     else:
         records = [_mistake_record(catalog, m) for m in found_mistakes]
         if args.json:
-            print(json.dumps({"mistakes": records, "due": due_count}, indent=2,
-                             ensure_ascii=False))
+            print(json_dumps({"mistakes": records, "due": due_count}, indent=2))
         else:
             _print_mistakes(records, found_mistakes, due_count)
     if notice:
