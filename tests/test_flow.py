@@ -231,3 +231,24 @@ def test_best_scores_count_the_best_sitting() -> None:
                 Attempt("l", 0, 1, "y", "correct", run="b"),
                 Attempt("m", 0, 0, "3", "partial", run="c")]
     assert best_scores(attempts) == {"l": 2, "m": 0}
+
+
+def test_a_sitting_draws_its_own_values_of_a_lesson_with_variants(tmp_path: Path) -> None:
+    """`vary:`: each sitting shows the values its run id draws (the same when it resumes),
+    and its answers carry them."""
+    path = tmp_path / "vary.yaml"
+    path.write_text("id: t/vary\ntitle: Vary\ntopic: t\nvary: {x: [2, 3, 5, 7]}\nsteps:\n"
+                    "  - code: y = {{x}} * 2\n    predict:\n      - ask: y?\n"
+                    "        kind: number\n        expect: y\n        answer: '{{x * 2}}'\n")
+    lesson = load_lesson(path)
+    drawn = {LessonFlow(lesson, run_id=f"r{i}").lesson.variant for i in range(20)}
+    assert len(drawn) > 1  # new sittings, new values
+    flow = LessonFlow(lesson, run_id="r1")
+    again = LessonFlow(lesson, run_id="r1")
+    assert flow.lesson.variant == again.lesson.variant  # a resumed sitting: the same values
+    x = int(dict(flow.lesson.variant)["x"])  # (values are kept as written)
+    assert flow.step.code.strip() == f"y = {x} * 2"
+    flow.outcome = StepOutcome(flow.step, observations=[{"type": "int", "value": 2 * x}])
+    answer = flow.judge(str(2 * x))
+    assert answer.status == "correct" and answer.attempt is not None
+    assert answer.attempt.variant == flow.lesson.variant

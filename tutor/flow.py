@@ -27,6 +27,7 @@ from tutor.judge import Status, Verdict, judge
 from tutor.judge.giveaway import EXAMPLES, gives_away
 from tutor.kinds import ENTRY
 from tutor.lesson.model import Lesson, Prompt, Step
+from tutor.lesson.vary import for_run
 from tutor.pictures import ShowSpec, parse_show, suggest
 from tutor.progress import Attempt
 
@@ -103,8 +104,10 @@ class LessonFlow:
 
     def __init__(self, lesson: Lesson, start: Position = (0, 0), run_id: str | None = None,
                  history: Iterable[Attempt] = (), only: Sequence[Position] | None = None):
-        self.lesson = lesson
         self.run_id = run_id or uuid.uuid4().hex[:12]
+        # a lesson with `vary:` shows the values this sitting draws (the same again when
+        # the sitting resumes, new ones in a new sitting); front ends run `flow.lesson`
+        self.lesson = for_run(lesson, self.run_id) if lesson.variants else lesson
         self.whole = only is None  # the whole lesson (its resume point is worth keeping)
         stops = self._all_stops()
         self.stops = [pos for pos in stops if pos in set(only)] if only is not None else stops
@@ -276,7 +279,8 @@ class LessonFlow:
         state = self.state
         return Attempt(self.lesson.id, self.step_index, self.prompt_index, answer, verdict,
                        expected=expected, hints=state.hints,
-                       seconds=time.monotonic() - state.started, run=self.run_id)
+                       seconds=time.monotonic() - state.started, run=self.run_id,
+                       variant=self.lesson.variant)
 
     # ------------------------------------------------------------------ showing
     def entry_examples(self, n: int = 3) -> list[str]:

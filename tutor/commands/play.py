@@ -57,10 +57,10 @@ def entry_line(prompt: Prompt, examples: list[str]) -> str:
 
 class Player:
     def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None):
-        self.lesson = lesson
+        self.flow = LessonFlow(lesson)
+        self.lesson = self.flow.lesson  # (with `vary:`, the values this sitting drew)
         self.out = out
         self.records = records
-        self.flow = LessonFlow(lesson)
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
@@ -277,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
         if why:
             player.say(f"{lesson.id} is skipped here: it {why}.")
             return 0
-        with LessonRun(kernel, lesson, timeout=args.timeout) as lesson_run:
+        with LessonRun(kernel, player.lesson, timeout=args.timeout) as lesson_run:
             finished = player.play(lesson_run, sys.stdin)
     except KernelError as exc:
         print(f"tutor play: {exc}", file=sys.stderr)
