@@ -65,24 +65,34 @@ class Tmux:
             Path(self.socket_path).unlink(missing_ok=True)
 
 
-@pytest.mark.parametrize("size", [(100, 30), (80, 24)])
-def test_tutor_in_a_real_terminal(tmp_path: Path, size: tuple[int, int]) -> None:
-    home = tmp_path / "home"
+def tutor_in_tmux(home: Path, width: int, height: int) -> Tmux:
+    """`tutor` on the fixture lessons (and the bundled ones) in a fresh tmux session."""
     command = (f"env TUTOR_HOME={shlex.quote(str(home))} "
                f"TUTOR_PATH={shlex.quote(str(UI_LESSONS))} "
                f"{shlex.quote(sys.executable)} -m tutor")
-    tmux = Tmux(*size, command)
+    return Tmux(width, height, command)
+
+
+def open_basics(tmux: Tmux) -> None:
+    """From the catalog, through the command palette, to UI basics' first question."""
+    tmux.wait("kernel: ready", timeout=120)
+    tmux.keys("C-p")
+    tmux.wait("Search")
+    tmux.keys("UI basics")
+    tmux.wait("Lesson: UI basics")
+    tmux.keys("Enter")
+    tmux.wait("Q1.")
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)])
+def test_tutor_in_a_real_terminal(tmp_path: Path, size: tuple[int, int]) -> None:
+    home = tmp_path / "home"
+    tmux = tutor_in_tmux(home, *size)
     try:
         first_paint = tmux.wait("press c", timeout=20)
         print(f"first paint after {first_paint:.2f} s")
         assert first_paint < 5
-        tmux.wait("kernel: ready", timeout=120)
-        tmux.keys("C-p")
-        tmux.wait("Search")
-        tmux.keys("UI basics")
-        tmux.wait("Lesson: UI basics")
-        tmux.keys("Enter")
-        tmux.wait("Q1.")
+        open_basics(tmux)
         screen = tmux.screen()
         assert "x = torch.tensor([1., 2., 3.])" in screen
         assert "12" not in screen.split("Q1.")[1]  # no live value before the answer
@@ -105,19 +115,9 @@ def test_tutor_in_a_real_terminal(tmp_path: Path, size: tuple[int, int]) -> None
 
 def test_a_multi_step_lesson_end_to_end_at_80x24(tmp_path: Path) -> None:
     """What a learner sees at 80x24, question by question (capture-pane after each key)."""
-    home = tmp_path / "home"
-    command = (f"env TUTOR_HOME={shlex.quote(str(home))} "
-               f"TUTOR_PATH={shlex.quote(str(UI_LESSONS))} "
-               f"{shlex.quote(sys.executable)} -m tutor")
-    tmux = Tmux(80, 24, command)
+    tmux = tutor_in_tmux(tmp_path / "home", 80, 24)
     try:
-        tmux.wait("kernel: ready", timeout=120)
-        tmux.keys("C-p")
-        tmux.wait("Search")
-        tmux.keys("UI basics")
-        tmux.wait("Lesson: UI basics")
-        tmux.keys("Enter")
-        tmux.wait("Q1.")
+        open_basics(tmux)
         screen = tmux.screen()
         assert "x = torch.tensor([1., 2., 3.])" in screen and "Step 1 of 2" in screen
         assert "a number, or None" in screen and "(number)" not in screen

@@ -74,6 +74,13 @@ class PictureView(Static):
             self.draw()
 
 
+def inspect_live(session: Session | None, spec: ShowSpec) -> dict[str, Any]:
+    """A picture's data from the lesson's live session (blocking: call it in a worker)."""
+    if session is None or not session.alive:
+        raise KernelError("the lesson's process is not running")
+    return session.inspect(spec.what, spec.expr)
+
+
 class PicturePane(Vertical):
     """The picture behind the current question, drawn from the lesson's live session
     (`session`, looked up when drawing).  Posts `PicturePane.Drawn` once it is up."""
@@ -105,11 +112,8 @@ class PicturePane(Vertical):
 
     @work(thread=True, exit_on_error=False, group="picture", description="draw a picture")
     def load(self, spec: ShowSpec) -> None:
-        session = self.session()
         try:
-            if session is None or not session.alive:
-                raise KernelError("the lesson's process is not running")
-            data = session.inspect(spec.what, spec.expr)
+            data = inspect_live(self.session(), spec)
         except KernelError as exc:
             data = {"type": "exception", "name": type(exc).__name__, "message": str(exc)}
         self.app.call_from_thread(self.loaded, spec, data)

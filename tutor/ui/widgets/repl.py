@@ -35,7 +35,7 @@ from tutor.kernel import KernelError, Session, SessionDied, StepTimeout
 from tutor.pictures import ShowSpec, parse_show, render
 from tutor.safetext import sanitize
 from tutor.ui.text import plain
-from tutor.ui.widgets.picture import picture_content
+from tutor.ui.widgets.picture import inspect_live, picture_content
 
 MAX_LINES = 40
 MAX_CHARS = 4000
@@ -219,11 +219,8 @@ class Repl(Vertical):
 
     @work(thread=True, exit_on_error=False, group="repl", description="draw a picture")
     def draw(self, spec: ShowSpec) -> None:
-        session = self.session()
         try:
-            if session is None or not session.alive:
-                raise KernelError("the lesson's process is not running")
-            data = session.inspect(spec.what, spec.expr)
+            data = inspect_live(self.session(), spec)
         except KernelError as exc:
             self.app.call_from_thread(self.show_problem, f"the picture could not be drawn: {exc}")
             return
