@@ -342,9 +342,9 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
     if with_known:
         known = load_catalog(list(others), with_bundled=True, with_env=True)
         for lesson in known.lessons:
-            f = first.get(lesson.id)
-            if f is not None and Path(lesson.file).resolve() not in seen_files:
-                f.problems.append(_id_problem(f, display_name(Path(lesson.file))))
+            earlier = first.get(lesson.id)
+            if earlier is not None and Path(lesson.file).resolve() not in seen_files:
+                earlier.problems.append(_id_problem(earlier, display_name(Path(lesson.file))))
 
     for f in linted:
         report.problems += f.problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from tutor.lesson import Catalog, LessonError, load_catalog
 
@@ -26,7 +27,7 @@ def catalog_for(paths: list[Path], extra: list[Path] | None = None) -> Catalog:
     return load_catalog([*paths, *(extra or [])], with_bundled=not paths)
 
 
-def print_problems(errors: list[LessonError], file=None) -> None:
+def print_problems(errors: list[LessonError], file: TextIO | None = None) -> None:
     out = file or sys.stderr
     for error in errors:
         for problem in error.problems:
