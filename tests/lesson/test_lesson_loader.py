@@ -77,7 +77,7 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     [
         (("level: 1", "level: 7"), "level: must be between 1 and 3, got 7"),
         (("id: demo/one", "id: Demo One"), "id: 'Demo One' is not valid"),
-        (("x = torch", "x = = torch"), "steps[0].code: Python syntax error at line 1"),
+        (("x = torch", "x = = torch"), "6:11: steps[0].code: Python syntax error: invalid syntax"),
         (("kind: number", "kind: choice"), "kind choice needs `choices:`"),
         (("        expect: x\n", ""), "kind 'number' needs an `expect` expression"),
         (("kind: number", "kind: same_storage"), "needs `expect: [a, b]`"),

@@ -14,7 +14,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from tutor.commands.common import add_path_option, catalog_for, print_problems
+from tutor.commands.common import (
+    add_path_option,
+    catalog_for,
+    print_problems,
+    print_warnings,
+)
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
@@ -26,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="lesson files or directories (default: the bundled lessons)",
+        help="lesson files or directories: only these run; other packs still count for "
+        "duplicate ids (default: every lesson: bundled, --path, TUTOR_PATH, installed)",
     )
     add_path_option(parser)
     parser.add_argument(
@@ -148,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
         file=progress,
     )
     print_problems(catalog.errors, file=progress)
+    print_warnings(catalog, file=progress)
 
     gate = _Gate()
     jobs = max(1, args.jobs)

@@ -9,6 +9,7 @@ against `tutor.lesson.format` and turned into the frozen model.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,17 @@ import yaml
 
 from tutor.judge.verdict import Tolerance
 from tutor.lesson import format as fmt
-from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
+from tutor.lesson.files import pack_manifest
+from tutor.lesson.model import (
+    DEFAULT_TIMEOUT,
+    Lesson,
+    Pack,
+    Pos,
+    Prompt,
+    Requires,
+    Setup,
+    Step,
+)
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
 
@@ -184,8 +195,9 @@ def _unclosed_bracket(lines: list[str]) -> tuple[int, int] | None:
 
 
 def _parse(path: Path, spec: Obj, name: str) -> tuple[dict[str, Any], Validation]:
-    node = compose(read_text(path, name), name)
-    v = Validation(name)
+    text = read_text(path, name)
+    node = compose(text, name)
+    v = Validation(name, source=text)
     value = validate(node, spec, v)
     errors = [p for p in v.problems if p.severity == "error"]
     if errors:
@@ -202,15 +214,43 @@ def display_name(path: Path) -> str:
 
 
 def load_lesson(path: str | Path) -> Lesson:
+    """Load a lesson file, with its pack's shared `setup:` (a pack.yaml that does not
+    load makes its lessons fail to load too: they cannot run without their setup)."""
     path = Path(path)
     name = display_name(path)
     data, v = _parse(path, fmt.LESSON, name)
-    return _build_lesson(data, v, path)
+    return _build_lesson(data, v, path, pack_setup(path))
+
+
+def pack_setup(lesson_file: Path) -> Setup | None:
+    """The shared setup code of the pack `lesson_file` belongs to, if it has one."""
+    manifest = pack_manifest(lesson_file)
+    if manifest is None:
+        return None
+    return _load_pack_cached(manifest, *_stamp(manifest)).setup
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return 0, 0
+    return st.st_mtime_ns, st.st_size
+
+
+@lru_cache(maxsize=64)
+def _load_pack_cached(path: Path, mtime: int, size: int) -> Pack:
+    del mtime, size  # (part of the cache key: an edited manifest is read again)
+    return load_pack(path)
 
 
 def load_pack(path: str | Path, source: str = "bundled") -> Pack:
     path = Path(path)
-    data, _ = _parse(path, fmt.PACK, display_name(path))
+    data, v = _parse(path, fmt.PACK, display_name(path))
+    setup = None
+    if data.get("setup"):
+        line, col = v.inside(v.nodes["setup"], 1, 1)
+        setup = Setup(data["setup"], path, line, col)
     return Pack(
         directory=path.parent,
         title=data["title"],
@@ -218,6 +258,7 @@ def load_pack(path: str | Path, source: str = "bundled") -> Pack:
         order=data.get("order"),
         lesson_order=tuple(data.get("lessons") or ()),
         source=source,
+        setup=setup,
     )
 
 
@@ -244,10 +285,12 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
         feedback=tuple((data.get("feedback") or {}).items()),
         wrong=tuple(data.get("wrong") or ()),
         show=data.get("show"),
+        match=data.get("match"),
     )
 
 
-def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
+def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
+                  setup: Setup | None = None) -> Lesson:
     steps = []
     for i, s in enumerate(data["steps"]):
         prompts = tuple(
@@ -277,4 +320,5 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
         timeout=data.get("timeout") or DEFAULT_TIMEOUT,
         seed=data.get("seed") or 0,
         order=data.get("order"),
+        setup=setup,
     )

@@ -32,6 +32,7 @@ class Prompt:
     feedback: tuple[tuple[str, str], ...] = ()
     wrong: tuple[str, ...] = ()
     show: str | None = None
+    match: str | None = None  # exception prompts: a regular expression the message must match
 
     @property
     def spec(self) -> JudgeSpec:
@@ -56,6 +57,21 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Setup:
+    """A pack's shared setup code (`setup:` in pack.yaml), run before each of its
+    lessons' first step, in the lesson's namespace."""
+
+    code: str
+    file: Path  # the pack.yaml it is written in
+    line: int  # the file line of the code's first line (1-based)
+    col: int = 1
+
+    def file_line(self, code_line: int) -> int:
+        """The line of `file` holding line `code_line` (1-based) of the code."""
+        return self.line + max(code_line, 1) - 1
+
+
+@dataclass(frozen=True)
 class Requires:
     torch: str | None = None
     python: str | None = None
@@ -76,6 +92,7 @@ class Lesson:
     timeout: float = DEFAULT_TIMEOUT
     seed: int = 0
     order: int | None = None
+    setup: Setup | None = None  # its pack's shared setup code, run before step 1
 
     @property
     def prompts(self) -> list[tuple[Step, Prompt]]:
@@ -92,3 +109,4 @@ class Pack:
     order: int | None = None
     lesson_order: tuple[str, ...] = ()
     source: str = "bundled"  # "bundled", "path", "TUTOR_PATH", or "entry point NAME"
+    setup: Setup | None = None
