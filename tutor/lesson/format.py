@@ -90,9 +90,8 @@ def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation
     _check_code(value, node, path, v)
 
 
-EXPECT_KINDS = tuple(k for k in KINDS if k not in OUTCOME_KINDS)
 PROMPT_RULES = (
-    When("kind", tuple(OUTCOME_KINDS), negate=True, require=("expect",),
+    When("kind", tuple(sorted(OUTCOME_KINDS)), negate=True, require=("expect",),
          message="kind {value!r} needs an `expect` expression (only "
          + ", ".join(sorted(OUTCOME_KINDS)) + " prompts may ask about the step's outcome)"),
     When("kind", ("same_storage",),
