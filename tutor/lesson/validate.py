@@ -325,7 +325,8 @@ def _apply_rule(rule: When, out: dict[str, Any], keys: dict[str, tuple[yaml.Node
     for name in rule.require:
         # a misspelling of the key has its own error ("unknown key ... did you mean")
         typo = difflib.get_close_matches(name, [k for k in keys if k != name], n=1)
-        if out.get(name) is None and not typo:
+        reported = any(p.path == join_path(path, name) for p in v.problems)  # invalid value
+        if out.get(name) is None and not typo and not reported:
             say(node, name, path)
     for name in rule.forbid:
         if name in keys and out.get(name) is not None:
