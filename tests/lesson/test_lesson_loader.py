@@ -240,3 +240,10 @@ def test_a_quoted_number_is_explained(tmp_path: Path) -> None:
     [msg] = problems(write(tmp_path, GOOD.replace("topic: autograd", "topic: t\nlevel: '2'")))
     assert msg.endswith("level: expected a whole number, got '2': the quotes make it text; "
                         "remove them")
+
+
+def test_brackets_inside_a_flow_list_say_to_quote_the_item(tmp_path: Path) -> None:
+    text = GOOD.replace("answer: 0.60", 'answer: "0.6"\n        wrong: [tensor([1., 2.]), 0.5]')
+    [msg] = problems(write(tmp_path, text))
+    assert "this '[' is never closed" in msg
+    assert 'if an item has brackets, parentheses or commas inside, quote it' in msg

@@ -155,9 +155,14 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
                 bracket = lines[found[0]][found[1]]
         bracket = bracket if bracket in ("[", "{") else "["
         close = {"[": "]", "{": "}"}[bracket]
+        inner = lines[opened.line][opened.column + 1:]
+        quote = ""
+        if any(ch in inner for ch in "([{"):  # e.g. [tensor([1., 2.])]: an item with brackets
+            quote = "; or, if an item has brackets, parentheses or commas inside, quote it " \
+                "(YAML reads [ ] { } and , as its own): [\"tensor([1., 2.])\"]"
         return opened.line + 1, opened.column + 1, \
             f"this '{bracket}' is never closed, or its items are not separated by commas: " \
-            f"add the missing '{close}' or ','"
+            f"add the missing '{close}' or ','{quote}"
     if "cannot start any token" in problem and here:
         return line, col, f"a value cannot start with {here!r}: put the whole value in " \
             f"quotes, e.g. \"{here}...\""
