@@ -139,3 +139,31 @@ def test_a_run_starts_in_its_own_empty_directory(kernel, tmp_path: Path):
         "        answer: 'False'\n", encoding="utf-8")
     check = check_lesson(kernel, load_lesson(path))
     assert check.status == "passed", [p.message for p in check.prompts]
+
+
+def test_play_shows_the_setup_before_the_first_step(pack: Path):
+    path = pack / "deeper" / "pow.yaml"
+    proc = subprocess.run([sys.executable, "-m", "tutor", "play", str(path)], input="quit\n",
+                          capture_output=True, text=True, timeout=180)
+    out = proc.stdout
+    assert "-- setup, shared by the pack's lessons (runs before step 1) --" in out
+    assert out.index("class PowModel(nn.Module):") < out.index("-- step 1 of 1 --")
+
+
+@pytest.mark.kernel
+async def test_the_app_shows_the_setup_above_the_code(kernel, pack: Path, tmp_path: Path):
+    from tutor.progress import ProgressStore
+    from tutor.ui.dev import DevApp
+    from tutor.ui.screens.lesson import LessonScreen
+
+    from .test_dev import wait_for
+
+    app = DevApp(pack / "deeper" / "pow.yaml", kernel=kernel,
+                 store=ProgressStore(tmp_path / "home"), poll=0.05)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", "the step to run")
+        setup = screen.query_one("#setup")
+        assert setup.display and not setup.collapsed
+        assert "class PowModel(nn.Module):" in str(screen.query_one("#setup-code").render())

@@ -76,6 +76,9 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
         with VerticalScroll(id="lesson-body"):
             with Collapsible(title="Intro", id="intro", collapsed=False):
                 yield Markdown(self.lesson.intro or "")
+            with Collapsible(title="Setup, shared by the pack's lessons (runs before step 1)",
+                             id="setup", collapsed=False):
+                yield CodeView(id="setup-code")
             yield Static(id="step-label", classes="label")
             yield CodeView(id="code")
             yield Static(id="failure")
@@ -92,6 +95,9 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
 
     def on_mount(self) -> None:
         self.query_one("#intro", Collapsible).display = bool(self.lesson.intro)
+        self.query_one("#setup", Collapsible).display = self.lesson.setup is not None
+        if self.lesson.setup is not None:
+            self.query_one("#setup-code", CodeView).show(self.lesson.setup.code)
         self.remember_position()
         self.show_step()
         self.run_steps(self.flow.step_index, rebuild=self.flow.step_index > 0)
@@ -129,6 +135,7 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
         flow = self.flow
         step = flow.step
         self.query_one("#intro", Collapsible).collapsed = flow.step_index > 0
+        self.query_one("#setup", Collapsible).collapsed = flow.step_index > 0
         self.query_one("#step-label", Static).update(
             f"Step {step.index + 1} of {len(self.lesson.steps)}"
             + ("  · running…" if self.mode == "running" else ""))
