@@ -298,7 +298,8 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
         ask=prompt.ask,
         live=live,
     )
-    problem = outcome.lesson_problem(prompt)
+    # a broken lesson; or the code raised, but not the error the prompt is pinned to
+    problem = outcome.lesson_problem(prompt) or match_problem(prompt, live)
     shown = live is not None and not outcome.failure and not outcome.unexpected_error
     expected = display(live, prompt.kind) if shown else None
     if problem:
@@ -320,16 +321,6 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
             expected=expected,
             message="no reference answer: add `answer:` (or run `tutor record "
             f"{lesson.file}` to fill it from the live value)",
-        )
-    pinned = match_problem(prompt, live)
-    if pinned:
-        return PromptCheck(
-            **base,
-            passed=False,
-            verdict="error",
-            answer=prompt.answer,
-            expected=expected,
-            message=pinned,
         )
     verdict = judge(prompt.spec, prompt.answer, live)
     if verdict.status is not Status.CORRECT:

@@ -21,16 +21,12 @@ from tutor.lesson.catalog import select
 from tutor.lesson.files import is_lesson_file, lesson_files, not_a_lesson
 from tutor.pytest_plugin import looks_like_lesson
 
+from .test_packs import LESSON as BARE
 from .test_packs import make_dist
 
 pytestmark = pytest.mark.usefixtures("no_env")
 
-LESSON = """\
-id: {id}
-title: T
-topic: t
-steps:
-  - code: x = 1
+LESSON = BARE + """\
     predict:
       - ask: x?
         kind: number
