@@ -349,13 +349,13 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
     if with_known:
         known = load_catalog(list(others), with_bundled=True, with_env=True)
         for lesson in known.lessons:
-            f = first.get(lesson.id)
-            if f is None or Path(lesson.file).resolve() in seen_files:
+            mine = first.get(lesson.id)
+            if mine is None or mine.lesson is None or lesson.file.resolve() in seen_files:
                 continue
             installed = known.installed_of.get(lesson.id)
-            if installed is not None and same_pack(Path(f.lesson.file), installed):
-                continue
-            f.problems.append(_id_problem(f, display_name(Path(lesson.file))))
+            if installed is not None and same_pack(mine.lesson.file, installed):
+                continue  # an installed copy of the linted pack: the same pack
+            mine.problems.append(_id_problem(mine, display_name(lesson.file)))
         report.problems += known.warnings
 
     for f in linted:

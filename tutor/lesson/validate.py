@@ -308,7 +308,8 @@ def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
         if f.required and key not in out:
             v.error(node, path, f"missing required key {key!r}: add `{key}:`"
                     + (f" ({f.doc.rstrip('.')})" if f.doc else ""))
-    keys = {k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
+    keys: dict[str, tuple[yaml.Node, yaml.Node]] = {
+        k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
     for rule in spec.rules:
         if rule.applies(out.get(rule.key)):
             _apply_rule(rule, out, keys, node, path, v)

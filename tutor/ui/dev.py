@@ -128,6 +128,7 @@ class DevApp(TutorApp):
         self.reloads = 0
 
     def _set_catalog(self) -> None:
+        assert self.catalog is not None  # (given to the app in __init__)
         self.catalog.lessons = [self.lesson] if self.lesson is not None else []
         self.catalog.pack_of = {self.lesson.id: self.pack} if self.lesson is not None else {}
 
