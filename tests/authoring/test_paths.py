@@ -187,3 +187,11 @@ def test_an_installed_pack_without_lessons_is_a_warning(
     [warning] = report.warnings
     assert "holds no lessons" in warning.message and report.errors == []
     assert main(["lint", "--strict", str(mine)]) == 1
+
+
+def test_check_and_record_refuse_a_named_file_that_is_not_a_lesson(
+        repo: Path, capsys: pytest.CaptureFixture[str]):
+    [problem] = select([repo / "mkdocs.yml"]).problems
+    assert problem.file.endswith("mkdocs.yml") and "not a lesson file" in problem.message
+    assert main(["record", str(repo / "environment.yml")]) == 2
+    assert "environment.yml: not a lesson file" in capsys.readouterr().err
