@@ -195,3 +195,19 @@ def test_check_and_record_refuse_a_named_file_that_is_not_a_lesson(
     assert problem.file.endswith("mkdocs.yml") and "not a lesson file" in problem.message
     assert main(["record", str(repo / "environment.yml")]) == 2
     assert "environment.yml: not a lesson file" in capsys.readouterr().err
+
+
+def test_an_editable_install_of_the_pack_is_the_same_files(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    """`pip install -e .`: the entry point leads into the source itself."""
+    source = tmp_path / "repo"
+    lesson(source / "my_pack", "one.yaml", "mine/one")
+    site = tmp_path / "site-packages"
+    make_dist(site, "my-pack", "mine = my_pack")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(source))  # what the editable install's .pth adds
+    importlib.invalidate_caches()
+    assert lint_paths([source]).errors == []
+    assert [x.id for x in select([source]).lessons] == ["mine/one"]
+    catalog = load_catalog(with_bundled=True)
+    assert catalog.pack_of["mine/one"].source == "entry point mine from my-pack"
