@@ -21,6 +21,7 @@ from tutor.judge.text import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step
+from tutor.safetext import shorten
 
 
 def unmet_requirement(lesson: Lesson, info: dict[str, Any]) -> str | None:
@@ -189,16 +190,30 @@ def run_setup(session: Session, setup: Setup | None, timeout: float) -> str | No
             "(the `setup:` code in pack.yaml runs before every lesson of the pack)")
 
 
+VERDICT_CHARS, VERDICT_LINES = 1_000, 12  # of the live value a verdict quotes
+MESSAGE_CHARS = 300  # of a verdict's message and of each of its details
+
+
 def judge_prompt(outcome: StepOutcome, prompt: Prompt, text: str) -> Verdict:
-    """Judge a learner's `text` for `prompt` against the step's live value.
+    """Judge a learner's `text` for `prompt` against the step's live value (what the
+    verdict quotes of the live value is cut to a size a screen can show).
 
     For an `exception` prompt with `match:`, the verdict's details end with the
-    message the prompt is about (or a note that this torch raised another one), so
-    every front end shows it after the verdict."""
+    part of the message the prompt is about (or a note that this torch raised
+    another one), so every front end shows it after the verdict."""
     live = outcome.live(prompt) or {"type": "none"}
     verdict = judge(prompt.spec, text, live)
     note = match_note(prompt, live) if verdict.status is not Status.INVALID else None
-    return replace(verdict, details=(*verdict.details, note)) if note else verdict
+    details = (*verdict.details[:8], *([note] if note else []))
+    return replace(verdict, expected=shorten(verdict.expected, VERDICT_CHARS, VERDICT_LINES),
+                   message=shorten(verdict.message, MESSAGE_CHARS, 3),
+                   details=tuple(shorten(d, MESSAGE_CHARS, 3) for d in details))
+
+
+def shown_live(live: dict[str, Any] | None, kind: str) -> str:
+    """A live value as a learner reads it: the judge's notation, cut to a size a screen
+    (or a `check` report) can show."""
+    return shorten(display(live or {"type": "none"}, kind))
 
 
 def match_problem(prompt: Prompt, live: dict[str, Any] | None) -> str | None:
@@ -233,7 +248,7 @@ def match_note(prompt: Prompt, live: dict[str, Any]) -> str | None:
         return None
     if found is not None:
         pinned = found.group(0).strip() or message
-        return f"This is the error the question is about: its message says “{short(pinned, 300)}”."
+        return f"This is the error the question is about: its message says “{short(pinned, 200)}”."
     return ("Note: your torch raised this error with another message than the one this "
             "question was written for, so the explanation may be about a different error.")
 
@@ -255,6 +270,9 @@ class PromptCheck:
     message: str
     ask: str = ""
     live: dict[str, Any] | None = None  # the raw observation (for `check --repeat`)
+
+    def __post_init__(self) -> None:
+        self.message = shorten(self.message)  # (it may quote a live value or an exception)
 
     def record(self) -> dict[str, Any]:
         return {
@@ -282,6 +300,9 @@ class LessonCheck:
     seconds: float = 0.0
     line: int = 1
 
+    def __post_init__(self) -> None:
+        self.reason = shorten(self.reason)
+
     @property
     def passed(self) -> bool:
         return self.status in ("passed", "skipped")
@@ -301,7 +322,7 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
     # a broken lesson; or the code raised, but not the error the prompt is pinned to
     problem = outcome.lesson_problem(prompt) or match_problem(prompt, live)
     shown = live is not None and not outcome.failure and not outcome.unexpected_error
-    expected = display(live, prompt.kind) if shown else None
+    expected = shown_live(live, prompt.kind) if shown else None
     if problem:
         return PromptCheck(
             **base,
@@ -371,14 +392,14 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
                 if outcome.failure or (outcome.unexpected_error and not step.prompts):
                     result.status = "error"
                     err = outcome.error or {}
-                    result.reason = outcome.failure or (
+                    result.reason = shorten(outcome.failure or (
                         f"step {step.index} raised {err.get('name')}: {err.get('message')}"
-                    )
+                    ))
                     result.line = step.pos.line
                     break
                 result.prompts += [check_prompt(lesson, outcome, p) for p in step.prompts]
     except KernelError as exc:
-        result.status, result.reason = "error", f"kernel: {exc}"
+        result.status, result.reason = "error", shorten(f"kernel: {exc}")
     if result.status == "passed" and not all(p.passed for p in result.prompts):
         result.status = "failed"
     result.seconds = time.monotonic() - started

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tutor.safetext import sanitize
+
 if TYPE_CHECKING:  # pragma: no cover
     from tutor.engine import LessonCheck, PromptCheck
     from tutor.kernel import Kernel
@@ -56,8 +58,8 @@ YAML_SUFFIXES = (".yaml", ".yml")  # (tutor.lesson.files.SUFFIXES, without impor
 def looks_like_lesson(path: Path) -> bool:
     """Is `path` a lesson file?  The rule `tutor lint` and `tutor check` use (cheap:
     a look at the text's top-level keys, no parsing)."""
-    if path.suffix not in YAML_SUFFIXES:  # every other file pytest sees: no import at all
-        return False
+    if path.suffix not in YAML_SUFFIXES or not path.is_file():
+        return False  # every other file pytest sees: no import; a FIFO is never read
     from tutor.lesson.files import is_lesson_file
 
     return is_lesson_file(path)
@@ -142,6 +144,11 @@ class LessonFile(pytest.File):
         except LessonError as exc:
             yield LoadErrorItem.from_parent(self, name="load", problems=str(exc))
             return
+        except Exception as exc:  # noqa: BLE001 - a loader bug is this file's failure, not CI's
+            yield LoadErrorItem.from_parent(
+                self, name="load", problems=f"{self.path}:1:1: the loader failed on this file "
+                f"({type(exc).__name__}: {exc}); please report it")
+            return
         for step in self.lesson.steps:
             for prompt in step.prompts:
                 item = PromptItem.from_parent(self, name=f"step{step.index}-prompt{prompt.index}",
@@ -173,7 +180,7 @@ class LoadErrorItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
         if isinstance(excinfo.value, LessonLoadError):
-            return f"the lesson file does not load:\n{self.problems}"
+            return sanitize(f"the lesson file does not load:\n{self.problems}")
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -226,12 +233,13 @@ class PromptItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
         if isinstance(excinfo.value, PromptFailed):
-            return excinfo.value.text
+            return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         # 0-based line: pytest prints it 1-based, at the prompt's `- ask:` line
-        return self.path, self.prompt.pos.line - 1, f"{self.name}: {self.prompt.ask.strip()}"
+        return (self.path, self.prompt.pos.line - 1,
+                sanitize(f"{self.name}: {self.prompt.ask.strip()}"))
 
 
 class RunItem(pytest.Item):
@@ -254,7 +262,7 @@ class RunItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
         if isinstance(excinfo.value, PromptFailed):
-            return excinfo.value.text
+            return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

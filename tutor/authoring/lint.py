@@ -101,7 +101,7 @@ def _parse_error():  # noqa: ANN202
 def load_for_lint(path: Path) -> LintedFile:
     """Load like the loader does, but keep every problem and the key positions."""
     name = display_name(path)
-    why = not_a_lesson(path)
+    why = not_a_lesson(path) if path.is_file() else None  # (others: the loader says)
     if why:
         return LintedFile(name, None, None, [Problem(name, 1, 1, "", why)])
     try:

@@ -16,12 +16,17 @@ A file named explicitly (`tutor lint path/to/file.yaml`) is read even inside a
 skipped directory, but must pass rules 1 and 2.  pytest applies rules 1 and 2 to
 the files it collects; which directories it enters is its own `norecursedirs`
 setting, whose default skips the same directories.
+
+A `*.yaml` entry that is not a regular file (a FIFO, a device) is never opened here:
+it counts as a lesson file, so that the loader reports what it is (and never reads
+it); so does anything named explicitly that is not a regular file or a directory.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,13 +40,31 @@ ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
 _TOP_KEY = re.compile(r"^(id|title|topic|steps)[ \t]*:", re.MULTILINE)
 
 
-def lesson_keys(path: Path) -> set[str]:
-    """The lesson keys found at the top level of `path`'s text (empty if unreadable)."""
+def _special(path: Path) -> bool:
+    """Is `path` something other than a regular file or a directory (a FIFO, a device,
+    a socket)?  Only stat'ed: opening a FIFO could wait forever."""
     try:
-        with path.open("rb") as fh:
-            head = fh.read(SNIFF_BYTES).decode("utf-8", "replace")
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def lesson_keys(path: Path) -> set[str]:
+    """The lesson keys found at the top level of `path`'s text (empty if unreadable or
+    not a regular file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return set()
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return set()
+        head = os.read(fd, SNIFF_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return set()
+    finally:
+        os.close(fd)
     return set(_TOP_KEY.findall(head.removeprefix("\ufeff")))
 
 
@@ -51,6 +74,8 @@ def not_a_lesson(path: Path) -> str | None:
         return "not a lesson file: lesson files end in .yaml or .yml"
     if path.name == PACK_FILE:
         return "a pack manifest, not a lesson file"
+    if _special(path):
+        return None  # the loader says what it is, without reading it
     found = lesson_keys(path)
     if len(found) < 2:
         have = f" (it has only `{next(iter(found))}:`)" if found else ""
@@ -72,9 +97,9 @@ def skipped_dir(directory: Path) -> bool:
 
 
 def lesson_files(root: Path) -> list[Path]:
-    """Every lesson file under `root`, in a stable order; `root` itself if it is a file
-    (callers that need rule 2 for a named file ask `not_a_lesson`)."""
-    if root.is_file():
+    """Every lesson file under `root`, in a stable order; `root` itself if it is not a
+    directory (callers that need rule 2 for a named file ask `not_a_lesson`)."""
+    if not root.is_dir():
         return [root]
     found: list[Path] = []
     for directory, dirs, files in os.walk(root):
