@@ -172,6 +172,8 @@ def run_setup(session: Session, setup: Setup | None, timeout: float) -> str | No
     """Run a pack's shared setup code in a fresh session; why it failed, or None."""
     if setup is None:
         return None
+    if setup.problem:
+        return setup.problem
     where = f"{display_name(setup.file)}:{setup.line}"
     try:
         reply = session.request("run", timeout, code=setup.code, step=0, prompts=[],

@@ -18,7 +18,7 @@ import pytest
 from tutor.authoring.lint import lint_paths
 from tutor.authoring.record import record_file
 from tutor.engine import check_lesson
-from tutor.lesson import LessonError, load_lesson
+from tutor.lesson import load_lesson
 
 pytestmark = pytest.mark.usefixtures("no_env")
 
@@ -96,8 +96,22 @@ def test_a_setup_syntax_error_points_at_its_own_line(pack: Path):
     assert (problem.file.endswith("pack.yaml"), problem.line, problem.path) == (True, 12,
                                                                                 "setup")
     assert problem.message.startswith("Python syntax error: invalid syntax (line 10 of the code)")
-    with pytest.raises(LessonError, match="pack.yaml:12:"):  # its lessons cannot run
-        load_lesson(pack / "deeper" / "pow.yaml")
+    # its lessons still load (the catalog goes on), but cannot run without their setup
+    setup = load_lesson(pack / "deeper" / "pow.yaml").setup
+    assert setup is not None and setup.problem is not None
+    assert "pack.yaml:12:" in setup.problem and "its `setup:` cannot run" in setup.problem
+
+
+@pytest.mark.kernel
+def test_a_lesson_whose_pack_yaml_has_a_broken_setup_fails_to_run(kernel, pack: Path):
+    (pack / "pack.yaml").write_text(PACK.replace("title: Models", "title: [Models"),
+                                    encoding="utf-8")
+    check = check_lesson(kernel, load_lesson(pack / "deeper" / "pow.yaml"))
+    assert check.status == "error" and "YAML syntax error" in check.reason
+    assert "its `setup:` cannot run" in check.reason
+    # a broken manifest without `setup:` stops nothing
+    (pack / "pack.yaml").write_text("title: [Models\n", encoding="utf-8")
+    assert load_lesson(pack / "deeper" / "pow.yaml").setup is None
 
 
 def test_pytest_runs_the_setup(pack: Path):

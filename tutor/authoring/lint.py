@@ -117,11 +117,7 @@ def load_for_lint(path: Path) -> LintedFile:
         problems.insert(0, Problem(name, 1, 1, "", stale, WARNING))
     lesson = None
     if not any(p.severity == ERROR for p in problems):
-        try:
-            setup = pack_setup(path)
-        except LessonError:  # reported once, as the pack.yaml's own problem
-            setup = None
-        lesson = _build_lesson(data, v, path, setup)
+        lesson = _build_lesson(data, v, path, pack_setup(path))
     return LintedFile(name, lesson, v, problems)
 
 

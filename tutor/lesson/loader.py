@@ -10,6 +10,7 @@ against `tutor.lesson.format` and turned into the frozen model.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -260,8 +261,9 @@ def display_name(path: Path) -> str:
 
 
 def load_lesson(path: str | Path) -> Lesson:
-    """Load a lesson file, with its pack's shared `setup:` (a pack.yaml that does not
-    load makes its lessons fail to load too: they cannot run without their setup)."""
+    """Load a lesson file, with its pack's shared `setup:` (from a pack.yaml that has
+    one but does not load, a setup that carries the problem: the lesson loads, and
+    cannot run)."""
     path = Path(path)
     name = display_name(path)
     with never_raises(name):
@@ -274,7 +276,18 @@ def pack_setup(lesson_file: Path) -> Setup | None:
     manifest = pack_manifest(lesson_file)
     if manifest is None:
         return None
-    return _load_pack_cached(manifest, *_stamp(manifest)).setup
+    try:
+        return _load_pack_cached(manifest, *_stamp(manifest)).setup
+    except LessonError as exc:
+        try:
+            declared = re.search(r"^setup[ \t]*:", read_text(manifest, ""), re.MULTILINE)
+        except LessonError:
+            declared = None
+        if declared is None:  # nothing to run first: the lesson runs as it is
+            return None
+        first = exc.problems[0] if exc.problems else None
+        return Setup("", manifest, 1, problem=f"{first or display_name(manifest)} (the pack's "
+                     "manifest does not load, so its `setup:` cannot run)")
 
 
 def _stamp(path: Path) -> tuple[int, int]:

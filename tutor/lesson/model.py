@@ -65,6 +65,7 @@ class Setup:
     file: Path  # the pack.yaml it is written in
     line: int  # the file line of the code's first line (1-based)
     col: int = 1
+    problem: str | None = None  # the pack.yaml has a `setup:` but does not load: why
 
     def file_line(self, code_line: int) -> int:
         """The line of `file` holding line `code_line` (1-based) of the code."""
