@@ -23,6 +23,8 @@ from tutor.lesson.spec import (
     When,
 )
 from tutor.lesson.validate import Problem, Validation, join_path
+from tutor.lesson.vary import MAX_VALUE_LEN, MAX_VARIANTS, PLACEHOLDER
+from tutor.lesson.vary_rules import check_vary
 
 FORMAT_VERSION = 1
 LESSON_ID = r"[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*"
@@ -47,7 +49,7 @@ def _check_code(value: dict[str, Any], node: yaml.Node, path: str, v: Validation
                 key: str = "code") -> None:
     """Python code that does not compile: reported at the offending line in the file."""
     code = value.get(key)
-    if not code:
+    if not code or (key == "code" and PLACEHOLDER.search(code)):  # (check_vary fills it in)
         return
     try:
         ast.parse(code, mode="exec")
@@ -68,7 +70,7 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
     expect = value.get("expect")
     exprs = expect if isinstance(expect, list) else [expect] if expect else []
     for i, expr in enumerate(exprs):
-        if expr is None:
+        if expr is None or PLACEHOLDER.search(expr):  # checked filled in, by check_vary
             continue
         problem = _expr_problem(expr)
         if problem:
@@ -220,9 +222,20 @@ REQUIRES = Obj(
     checks=(_check_requires,),
 )
 
+VARY_VALUE = Scalar(max_len=MAX_VALUE_LEN)
+VARY = AnyOf(
+    options=(
+        MapOf(value=ListOf(item=VARY_VALUE, min_items=1, max_items=MAX_VARIANTS)),
+        ListOf(item=MapOf(value=VARY_VALUE), min_items=1, max_items=MAX_VARIANTS),
+    ),
+    doc="`vary:` is a mapping from names to lists of values ({x: [2.0, 3.0]}: every "
+    "combination), or a list of rows ([{x: 2.0, n: 3}, ...])",
+)
+
 LESSON = Obj(
     name="lesson",
     doc="A tutor lesson: predict, then run.",
+    checks=(check_vary,),
     fields={
         "id": Field(
             Str(max_len=120, pattern=LESSON_ID, pattern_hint=ID_HINT),
@@ -238,6 +251,13 @@ LESSON = Obj(
             required=True,
             doc="The steps, a list of `- code: ...` items, run in order in one namespace per "
             "lesson run.",
+        ),
+        "vary": Field(
+            VARY,
+            doc="Values drawn per run, written `{{name}}` (or computed: `{{3 / x}}`) in the "
+            "intro, code and prompt texts: a mapping from names to lists of values (every "
+            f"combination is a variant) or a list of rows; at most {MAX_VARIANTS} variants. "
+            "Values are numbers, True/False or names. `tutor check` runs every variant.",
         ),
         "requires": Field(REQUIRES),
         "tags": Field(ListOf(item=Str(max_len=60), max_items=30)),

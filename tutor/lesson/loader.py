@@ -35,6 +35,7 @@ from tutor.lesson.model import (
 )
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
+from tutor.lesson.vary import expand, instantiate
 from tutor.safetext import sanitize
 
 MAX_FILE_BYTES = 512 * 1024
@@ -391,7 +392,8 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
             )
         )
     req = data.get("requires") or {}
-    return Lesson(
+    variants = expand(data["vary"]) if data.get("vary") else ()
+    lesson = Lesson(
         id=data["id"],
         title=shown(data["title"]),
         topic=shown(data["topic"]),
@@ -405,4 +407,7 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
         seed=data.get("seed") or 0,
         order=data.get("order"),
         setup=setup,
+        variants=variants,
     )
+    # a lesson with variants is the first one filled in (the others: tutor.lesson.vary)
+    return instantiate(lesson, variants[0]) if variants else lesson
