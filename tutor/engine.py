@@ -72,7 +72,7 @@ class StepOutcome:
             return self.failure
         if self.unexpected_error:
             err = self.error or {}
-            return (f"step {self.step.index} raised {err.get('name')}: {err.get('message')} "
+            return (f"step {self.step.index + 1} raised {err.get('name')}: {err.get('message')} "
                     "(if the error is the point, ask about it with a `kind: exception` prompt "
                     "without `expect`)")
         live = self.live(prompt)
@@ -109,7 +109,8 @@ class LessonRun:
         """Run `step` (steps must run in order) and observe its prompts' live values."""
         session = self.open()
         if step.index != len(self.outcomes):
-            raise ValueError(f"step {step.index} cannot run before step {len(self.outcomes)}")
+            raise ValueError(f"step {step.index + 1} cannot run before step "
+                             f"{len(self.outcomes) + 1}")
         started = time.monotonic()
         outcome = StepOutcome(step)
         if self.setup_failure:
@@ -124,12 +125,12 @@ class LessonRun:
                 timeout=self.timeout,
             )
         except StepTimeout as exc:
-            outcome.failure = (f"step {step.index} timed out: {exc} (if it needs longer, "
+            outcome.failure = (f"step {step.index + 1} timed out: {exc} (if it needs longer, "
                                "raise the lesson's `timeout:`)")
         except SessionDied as exc:
-            outcome.failure = f"step {step.index} crashed: {exc}"
+            outcome.failure = f"step {step.index + 1} crashed: {exc}"
         except KernelError as exc:
-            outcome.failure = f"step {step.index} could not run: {exc}"
+            outcome.failure = f"step {step.index + 1} could not run: {exc}"
         else:
             outcome.stdout = reply.get("stdout", "")
             outcome.stderr = reply.get("stderr", "")
@@ -138,20 +139,27 @@ class LessonRun:
             if reply.get("interrupted"):
                 err = outcome.error or {}
                 why = err.get("message") or "interrupted"
-                outcome.failure = f"step {step.index} was stopped: {err.get('name')}: {why}"
+                outcome.failure = f"step {step.index + 1} was stopped: {err.get('name')}: {why}"
         outcome.seconds = time.monotonic() - started
         self.outcomes.append(outcome)
         return outcome
 
-    def rebuild(self, upto: int) -> StepOutcome | None:
-        """Start a fresh session and re-run steps 0..upto (after a crash or restart)."""
-        self.close()
-        last = None
-        for step in self.lesson.steps[: upto + 1]:
+    def run_through(self, upto: int) -> StepOutcome | None:
+        """Run the steps not run yet up to and including `upto` (the ones before it
+        silently: a resumed lesson, or a question asked again); the last outcome, or
+        the first that failed."""
+        self.open()  # (a dead session is replaced: its steps run again)
+        last = self.outcomes[upto] if upto < len(self.outcomes) else None
+        for step in self.lesson.steps[len(self.outcomes): upto + 1]:
             last = self.run_step(step)
             if last.failure:
                 break
         return last
+
+    def rebuild(self, upto: int) -> StepOutcome | None:
+        """Start a fresh session and re-run steps 0..upto (after a crash or restart)."""
+        self.close()
+        return self.run_through(upto)
 
     def close(self) -> None:
         if self.session is not None:
@@ -263,7 +271,7 @@ def match_note(prompt: Prompt, live: dict[str, Any]) -> str | None:
 class PromptCheck:
     lesson: str
     file: str
-    step: int
+    step: int  # 0-based indexes (the JSON record and the text number them from 1)
     prompt: int
     line: int
     passed: bool
@@ -283,8 +291,8 @@ class PromptCheck:
             "type": "prompt",
             "lesson": self.lesson,
             "file": self.file,
-            "step": self.step,
-            "prompt": self.prompt,
+            "step": self.step + 1,  # numbered from 1, as everywhere tutor shows them
+            "prompt": self.prompt + 1,
             "line": self.line,
             "passed": self.passed,
             "verdict": self.verdict,
@@ -316,7 +324,7 @@ class LessonCheck:
 
 def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> PromptCheck:
     live = outcome.live(prompt)
-    base = dict(
+    base: dict[str, Any] = dict(
         lesson=lesson.id,
         file=str(lesson.file),
         step=outcome.step.index,
@@ -426,7 +434,7 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                     result.status = "error"
                     err = outcome.error or {}
                     result.reason = shorten(outcome.failure or (
-                        f"step {step.index} raised {err.get('name')}: {err.get('message')}"
+                        f"step {step.index + 1} raised {err.get('name')}: {err.get('message')}"
                     ))
                     result.line = step.pos.line
                     break

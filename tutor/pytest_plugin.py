@@ -11,7 +11,8 @@ can run its lesson packs in CI with the pytest options it already uses (`-k`, `-
   its own `norecursedirs`, whose default skips build/, dist/, hidden directories and
   virtual environments, as tutor does.  A lesson file that does not load becomes one
   failing item with the loader's `file:line:col: key.path: message` problems.
-* Each prompt is one item, named `step<S>-prompt<P>` (0-based, as in `tutor check`);
+* Each prompt is one item, named `step<S>-prompt<P>` (numbered from 1, as in
+  `tutor check` and the app);
   its ask is a keyword too, so `-k grad` selects prompts whose question mentions
   grad.  A lesson without prompts is one item, `run`, that passes if every step runs.
 * One kernel per pytest process, started lazily (in the background as soon as
@@ -34,6 +35,8 @@ import pytest
 from tutor.safetext import sanitize
 
 if TYPE_CHECKING:  # pragma: no cover
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+
     from tutor.engine import LessonCheck, PromptCheck
     from tutor.kernel import Kernel
     from tutor.lesson.model import Lesson
@@ -151,7 +154,8 @@ class LessonFile(pytest.File):
             return
         for step in self.lesson.steps:
             for prompt in step.prompts:
-                item = PromptItem.from_parent(self, name=f"step{step.index}-prompt{prompt.index}",
+                name = f"step{step.index + 1}-prompt{prompt.index + 1}"
+                item = PromptItem.from_parent(self, name=name,
                                               step_index=step.index, prompt_index=prompt.index)
                 item.extra_keyword_matches.add(prompt.ask)
                 yield item
@@ -178,7 +182,8 @@ class LoadErrorItem(pytest.Item):
     def runtest(self) -> None:
         raise LessonLoadError(self.problems)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, LessonLoadError):
             return sanitize(f"the lesson file does not load:\n{self.problems}")
         return super().repr_failure(excinfo, style)
@@ -226,15 +231,16 @@ class PromptItem(pytest.Item):
             from tutor.lesson.loader import display_name
 
             lines = [f"{display_name(Path(mine.file))}:{mine.line}: {mine.lesson} step "
-                     f"{mine.step} prompt "
-                     f"{mine.prompt}: {mine.ask.strip()}",
+                     f"{mine.step + 1} prompt "
+                     f"{mine.prompt + 1}: {mine.ask.strip()}",
                      f"  answer: {mine.answer if mine.answer is not None else '(none)'}"]
             if mine.expected is not None:
                 lines.append(f"  live:   {mine.expected}")
             lines.append(f"  {mine.message}")
             raise PromptFailed("\n".join(lines))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PromptFailed):
             return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)
@@ -263,7 +269,8 @@ class RunItem(pytest.Item):
             raise PromptFailed(f"{display_name(Path(check.file))}:{check.line}: "
                                f"{check.lesson}: {check.reason}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PromptFailed):
             return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)

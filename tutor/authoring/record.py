@@ -253,8 +253,8 @@ def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> st
     """`text` with every change applied; nothing else in the text is touched."""
     root = compose(text, "<record>")  # the loader's parser, so both read the same tree
     starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
+    for i, char in enumerate(text):
+        if char == "\n":
             starts.append(i + 1)
 
     def at(mark: yaml.Mark) -> int:  # a mark's index in `text`, from its line and column

@@ -22,6 +22,7 @@ from tutor.commands.common import (
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
+from tutor.markup import plural
 from tutor.safetext import json_dumps
 
 
@@ -111,7 +112,7 @@ def _line(check: LessonCheck) -> str:
     if check.status == "skipped":
         return f"{text} ({check.reason})"
     bad = sum(not p.passed for p in check.prompts)
-    detail = f"{n - bad}/{n} prompts" if bad else f"{n} prompts"
+    detail = f"{n - bad}/{n} prompts" if bad else plural(n, "prompt")
     if check.variants > 1:
         detail += f" in {check.variants} variants"
     return f"{text} ({detail}, {check.seconds:.2f} s)"
@@ -129,7 +130,8 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
             if p.passed:
                 continue
             print(
-                f"\n{p.file}:{p.line}: {p.lesson} step {p.step} prompt {p.prompt}: {p.ask}",
+                f"\n{p.file}:{p.line}: {p.lesson} step {p.step + 1} prompt {p.prompt + 1}: "
+                f"{p.ask}",
                 file=out,
             )
             print(f"  answer: {p.answer if p.answer is not None else '(none)'}", file=out)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from tutor.lesson import Catalog, LessonError, load_catalog
 from tutor.lesson.catalog import select
@@ -35,7 +36,7 @@ def print_warnings(catalog: Catalog, file=None) -> None:  # noqa: ANN001
         print(warning, file=file or sys.stderr)
 
 
-def print_problems(errors: list[LessonError], file=None) -> None:
+def print_problems(errors: list[LessonError], file: TextIO | None = None) -> None:
     out = file or sys.stderr
     for error in errors:
         for problem in error.problems:

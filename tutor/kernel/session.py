@@ -288,8 +288,8 @@ class LessonSession:
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
-        step = req.get("step", 0)
-        name = _remember(req.get("label") or f"<lesson step {step}>", req["code"])
+        step = req.get("step", 0)  # 0-based; tracebacks number steps from 1, as people read them
+        name = _remember(req.get("label") or f"<lesson step {step + 1}>", req["code"])
         code = compile(req["code"], name, "exec")
         self.forks.drain()
         forks = self.forks.count
@@ -298,7 +298,7 @@ class LessonSession:
         if returned and error is None:
             error = ForkedChildError(returned)
         stdout, stderr = self._outputs()
-        if self._stopped(error):
+        if error is not None and self._stopped(error):
             return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
                     "observations": [], "interrupted": True}
         observations = [self._observe_prompt(p, error, stdout) for p in req.get("prompts", ())]
@@ -405,7 +405,7 @@ class LessonSession:
             self.interrupted = False
             reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
             try:
-                handler = handlers[op]
+                handler = handlers[str(op)]
                 reply.update(handler(req))
             except KeyError:
                 reply = {"id": req.get("id"), "ok": False, "error": f"unknown op {op!r}"}

@@ -113,6 +113,7 @@ def compose(text: str, name: str) -> yaml.Node:
     try:
         for event in yaml.parse(text, Loader=_Loader):
             where = event.start_mark
+            assert where is not None  # (pyyaml's events always carry their position)
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise LessonError.at(
                     name,
@@ -181,7 +182,7 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
         if bracket not in ("[", "{"):  # e.g. "while parsing a flow node" at the end
             found = _unclosed_bracket(lines[:line])
             if found is not None:
-                opened = yaml.Mark("", 0, found[0], found[1], None, None)
+                opened = yaml.Mark("", 0, found[0], found[1], None, 0)
                 bracket = lines[found[0]][found[1]]
         bracket = bracket if bracket in ("[", "{") else "["
         close = {"[": "]", "{": "}"}[bracket]

@@ -71,8 +71,8 @@ class Num(Type):
 
 @dataclass(frozen=True)
 class Int(Num):
-    min: int | None = None  # type: ignore[assignment]
-    max: int | None = None  # type: ignore[assignment]
+    min: int | None = None
+    max: int | None = None
     json_type: ClassVar[str] = "integer"
 
 

@@ -128,9 +128,10 @@ class DevApp(TutorApp):
         self.reloads = 0
 
     def _set_catalog(self) -> None:
-        assert self.catalog is not None  # (given to the app in __init__)
-        self.catalog.lessons = [self.lesson] if self.lesson is not None else []
-        self.catalog.pack_of = {self.lesson.id: self.pack} if self.lesson is not None else {}
+        catalog = self.catalog
+        assert catalog is not None  # given to the base class: never loaded later
+        catalog.lessons = [self.lesson] if self.lesson is not None else []
+        catalog.pack_of = {self.lesson.id: self.pack} if self.lesson is not None else {}
 
     def _stamps(self) -> tuple[object, ...]:
         """The lesson file's stamp, and its pack manifest's (its `setup:` runs too)."""
