@@ -13,7 +13,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from tutor.commands.common import add_path_option, catalog_for, print_problems
+from tutor.commands.common import (
+    add_path_option,
+    catalog_for,
+    print_problems,
+    print_warnings,
+)
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
@@ -27,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="lesson files or directories (default: the bundled lessons)",
+        help="lesson files or directories: only these run; other packs still count for "
+        "duplicate ids (default: every lesson: bundled, --path, TUTOR_PATH, installed)",
     )
     add_path_option(parser)
     parser.add_argument(
@@ -142,8 +148,10 @@ def run(args: argparse.Namespace) -> int:
     progress = sys.stderr if args.json else sys.stdout
     if not catalog.lessons and not catalog.errors:  # nothing checked is not a pass
         where = ", ".join(map(str, [*args.paths, *args.path])) or "the bundled lessons"
-        print(f"tutor check: no lesson files found in {where} (lesson files end in .yaml "
-              "or .yml)", file=sys.stderr)
+        print(f"tutor check: no lesson files found in {where} (a lesson file is a .yaml or "
+              ".yml file with at least two of the top-level keys id, title, topic, steps; "
+              "build/, dist/, hidden directories and virtual environments are not searched)",
+              file=sys.stderr)
         kernel.shutdown()
         return 1
     try:
@@ -158,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
         file=progress,
     )
     print_problems(catalog.errors, file=progress)
+    print_warnings(catalog, file=progress)
 
     gate = _Gate()
     jobs = max(1, args.jobs)

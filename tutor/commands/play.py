@@ -229,6 +229,9 @@ class Player:
         if lesson.intro:
             self.say()
             self.markdown(lesson.intro, "")
+        if lesson.setup:  # the pack's shared code: the questions may be about what it defines
+            self.say("\n-- setup, shared by the pack's lessons (runs before step 1) --")
+            self.code(lesson.setup.code)
         while True:
             step = flow.step
             self.say(f"\n-- step {step.index + 1} of {steps} --")

@@ -3,7 +3,8 @@
 This runs in the forked child of the zygote (or in a spawned process where fork
 is unavailable).  It imports torch.  Requests (JSON objects with an `op`):
 
-* `run`   {code, step, prompts: [{kind, expect}]} -> {stdout, stderr, error, observations}
+* `run`   {code, step, prompts: [{kind, expect}], label?} -> {stdout, stderr, error,
+           observations}  (`label`: the file name tracebacks show, e.g. "<pack setup>")
 * `repl`  {code} -> {stdout, stderr, value, error}
 * `observe` {expr} -> {observation}
 * `inspect` {what: graph|storage|tree, expr} -> {picture} (see tutor/kernel/inspect.py)
@@ -288,7 +289,7 @@ class LessonSession:
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
         step = req.get("step", 0)  # 0-based; tracebacks number steps from 1, as people read them
-        name = _remember(f"<lesson step {step + 1}>", req["code"])
+        name = _remember(req.get("label") or f"<lesson step {step + 1}>", req["code"])
         code = compile(req["code"], name, "exec")
         self.forks.drain()
         forks = self.forks.count

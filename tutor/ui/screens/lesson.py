@@ -39,7 +39,7 @@ from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.done import LessonDone
 from tutor.ui.text import plain
 from tutor.ui.widgets.answer import AnswerBox, QuestionPane
-from tutor.ui.widgets.code_pane import CodePane, Fold
+from tutor.ui.widgets.code_pane import CodePane, Fold, numbered
 from tutor.ui.widgets.inline import inline, title
 from tutor.ui.widgets.kernel_status import KernelStatus
 from tutor.ui.widgets.picture import PicturePane
@@ -89,6 +89,9 @@ class LessonScreen(TutorScreen[None]):
         with VerticalScroll(id="lesson-body"):
             with Fold(title="Intro", id="intro", collapsed=False):
                 yield Static(inline(self.lesson.intro or ""), id="intro-text")
+            with Fold(title="Setup, shared by the pack's lessons (runs before step 1)",
+                      id="setup", collapsed=False):
+                yield Static(id="setup-code", classes="code")
             yield CodePane(id="code-pane")
             yield Static(id="failure")
             yield QuestionPane(id="question")
@@ -132,6 +135,9 @@ class LessonScreen(TutorScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#intro", Collapsible).display = bool(self.lesson.intro)
+        self.query_one("#setup", Collapsible).display = self.lesson.setup is not None
+        if self.lesson.setup is not None:
+            self.query_one("#setup-code", Static).update(numbered(self.lesson.setup.code))
         # whenever the body's content is laid out anew (a step, a verdict, a hint, a
         # picture), scroll what matters into view again
         body = self.query_one("#lesson-body", VerticalScroll)
@@ -186,6 +192,7 @@ class LessonScreen(TutorScreen[None]):
     def show_step(self) -> None:
         flow = self.flow
         self.query_one("#intro", Collapsible).collapsed = flow.step_index > 0
+        self.query_one("#setup", Collapsible).collapsed = flow.step_index > 0
         self.code_pane.show(self.lesson.steps, flow.step_index, running=self.mode == "running")
         self.notes.display = False
         self.hide_repl()
