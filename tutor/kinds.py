@@ -23,3 +23,22 @@ KINDS: dict[str, str] = {
 
 # Kinds whose prompt may omit `expect`: the live value is then the step's outcome.
 OUTCOME_KINDS = frozenset({"exception", "stdout"})
+
+# What the answer entry says it reads, per kind: the notation, and that None (or,
+# for `exception`, no error at all) is an answer too.  The same words for every
+# prompt of a kind, so they never tell which answer is right; the app shows them
+# under the field and `tutor play` in the question's line.
+ENTRY: dict[str, str] = {
+    "number": "a number, or None",
+    "tensor": "a tensor's values, or None",
+    "bool": "yes or no",
+    "text": "a name (case is ignored), or None",
+    "choice": "one of the choices",
+    "set": "items in any order, separated by commas; or None",
+    "list": "items in order, separated by commas; or None",
+    "shape": "a shape, or None",
+    "dtype": "a dtype, or None",
+    "exception": "the exception's name, or: no error",
+    "same_storage": "yes (one memory) or no",
+    "stdout": "the printed lines, or: nothing",
+}

@@ -123,7 +123,7 @@ def compare_items(p: SeqP, live: Obs, kind: str, tol: Tolerance | None) -> Outco
     if isinstance(one, TensorP) and len(one.shape) == 1:
         if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
             # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
-            preds = [b if isinstance(b, bool) else NumP(b) for b in one.leaves]
+            preds = [BoolP(b) if isinstance(b, bool) else NumP(b) for b in one.leaves]
     if kind == "set":
         preds = list({pred_text(x): x for x in preds}.values())
         lives = list({key(x): x for x in lives}.values())

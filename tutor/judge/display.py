@@ -109,8 +109,7 @@ def display(live: Obs, kind: str | None = None) -> str:
         v = bool(live.get("value"))
         return ("yes" if v else "no") if kind == "same_storage" else str(v)
     if t in ("int", "float", "complex"):
-        v = single_number(live)
-        return _fmt_scalar(v)
+        return _fmt_scalar(single_number(live))
     if t == "str":
         return (
             str(live.get("value", ""))

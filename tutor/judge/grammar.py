@@ -151,8 +151,8 @@ class _Parser:
             lit = special.negated() if negative else special
         elif tok.kind == "NUM":
             if tok.text[-1] in "jJ":
-                imag = read_number(tok.text[:-1])
-                return Cplx(_zero(), imag.negated() if negative else imag)
+                pure = read_number(tok.text[:-1])
+                return Cplx(_zero(), pure.negated() if negative else pure)
             lit = read_number(tok.text)
             if self.at("/") and self.peek().kind == "NUM":
                 self.next()

@@ -3,7 +3,8 @@
 This runs in the forked child of the zygote (or in a spawned process where fork
 is unavailable).  It imports torch.  Requests (JSON objects with an `op`):
 
-* `run`   {code, step, prompts: [{kind, expect}]} -> {stdout, stderr, error, observations}
+* `run`   {code, step, prompts: [{kind, expect}], label?} -> {stdout, stderr, error,
+           observations}  (`label`: the file name tracebacks show, e.g. "<pack setup>")
 * `repl`  {code} -> {stdout, stderr, value, error}
 * `observe` {expr} -> {observation}
 * `inspect` {what: graph|storage|tree, expr} -> {picture} (see tutor/kernel/inspect.py)
@@ -292,8 +293,8 @@ class LessonSession:
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
-        step = req.get("step", 0)
-        name = _remember(f"<lesson step {step}>", req["code"])
+        step = req.get("step", 0)  # 0-based; tracebacks number steps from 1, as people read them
+        name = _remember(req.get("label") or f"<lesson step {step + 1}>", req["code"])
         code = compile(req["code"], name, "exec")
         self.forks.drain()
         forks = self.forks.count
@@ -302,7 +303,7 @@ class LessonSession:
         if returned and error is None:
             error = ForkedChildError(returned)
         stdout, stderr = self._outputs()
-        if self._stopped(error):
+        if error is not None and self._stopped(error):
             return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
                     "observations": [], "interrupted": True}
         observations = [self._observe_prompt(p, error, stdout) for p in req.get("prompts", ())]
@@ -411,7 +412,7 @@ class LessonSession:
             self.interrupted = False
             reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
             try:
-                handler = handlers[op]
+                handler = handlers[str(op)]
                 reply.update(handler(req))
             except KeyError:
                 reply = {"id": req.get("id"), "ok": False, "error": f"unknown op {op!r}"}
@@ -434,9 +435,21 @@ class LessonSession:
                                    "error": f"the result could not be sent: {exc}"})
 
 
+def forget_start_dir(start: str) -> None:
+    """Take the directory tutor was started in off the import path (`python -m` or
+    `-c` put it there), so lesson code cannot import an author's local modules: what
+    passes `tutor check` in a pack's directory must pass for a learner anywhere.  Kept
+    only when tutor itself is imported from there (a source checkout run in place)."""
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path[:] = [p for p in sys.path
+                   if os.path.abspath(p or ".") != start or os.path.abspath(p or ".") == here]
+
+
 def private_stdio(workdir: str) -> int:
-    """Work in `workdir`, stdin on /dev/null, fd 1 and 2 on a capture file there
-    (what C code and subprocesses write); returns the capture file's fd."""
+    """Work in `workdir` (the start directory off the import path), stdin on
+    /dev/null, fd 1 and 2 on a capture file there (what C code and subprocesses
+    write); returns the capture file's fd."""
+    forget_start_dir(os.getcwd())
     os.chdir(workdir)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)

@@ -16,7 +16,8 @@ torch copy-on-write and starts in milliseconds.  The control protocol (JSON line
 Every lesson run is contained (see docs/security.md):
 
 * the child calls setsid, gets SIGKILL when the zygote dies (PDEATHSIG), runs in a
-  private temporary directory with stdin on /dev/null and fd 1/2 on a capture file;
+  private temporary directory (the directory tutor was started in is taken off its
+  import path) with stdin on /dev/null and fd 1/2 on a capture file;
 * rlimits: no core files, file size, address space, CPU time (re-armed per request
   by the session), and RLIMIT_NPROC when not root;
 * processes: a watchdog in the zygote counts each run's tasks (processes and
