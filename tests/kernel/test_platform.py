@@ -196,6 +196,22 @@ def test_spawn_mode_where_resource_proc_prctl_fork_and_setsid_are_missing(
         kernel.shutdown()
 
 
+def test_runs_start_with_the_optimizers_warm_and_the_zygote_single_threaded(
+        kernel: Kernel) -> None:
+    """The warm-up made an SGD and an Adam, so `torch._dynamo` (imported by an
+    optimizer's first use: seconds) is already loaded when a run starts; doing so
+    started no thread in the zygote, which must stay single-threaded to fork."""
+    with kernel.open_session() as s:
+        s.run_step("import sys\nbefore = set(sys.modules)\n"
+                   "w = torch.nn.Parameter(torch.ones(2))\n"
+                   "opt = torch.optim.Adam([w], lr=0.1)\n(w * w).sum().backward()\n"
+                   "opt.step()\nopt.zero_grad()\nnew = sorted(set(sys.modules) - before)")
+        assert s.observe("'torch._dynamo' in before")["value"] is True
+        assert s.observe("new")["items"] == []
+    if kernel.mode == "fork":
+        assert len(os.listdir(f"/proc/{kernel.info['pid']}/task")) == 1
+
+
 # ---------------------------------------------------------------------- CUDA
 
 

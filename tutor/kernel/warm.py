@@ -7,7 +7,8 @@ Used by the zygote (fork mode) and by spawned workers (spawn mode and CUDA runs)
   (`PYTORCH_NVML_BASED_CUDA_CHECK`); the zygote asks it in a throwaway child only
   (`probe_cuda_in_child`), since even the NVML check may start a thread, and a
   process with more than one thread must not fork;
-* `warm_up()`: the common CPU paths touched once, so a lesson run does not pay for them;
+* `warm_up()`: the common CPU paths touched once, so a lesson run does not pay for them
+  (an optimizer's first use too: it imports `torch._dynamo`);
 * `init_cuda()`: a CUDA worker initialises CUDA ahead of its run and caps the
   caching allocator.
 
@@ -98,21 +99,24 @@ def probe_cuda_in_child(timeout: float = 30.0) -> dict[str, Any]:
     return found if isinstance(found, dict) else {"cuda": False, "cuda_devices": 0}
 
 
-def warm_up(*, backward: bool = True) -> None:
+def warm_up(*, count_devices: bool = True) -> None:
     """Touch the common CPU paths once so a run does not pay for them.
 
-    `backward=False` where a CUDA device may be present: the autograd engine's first
-    backward counts devices, which starts driver (and device) threads, and the
-    zygote must stay single-threaded to fork.
+    `count_devices=False` where a CUDA device may be present and the process must
+    stay single-threaded to fork (the zygote): then nothing that may count devices
+    runs here (the autograd engine's first backward; an optimizer's step, which asks
+    `torch.cuda.is_available()` in older torch), since that starts driver (and
+    device) threads.
     """
     torch.set_num_threads(1)
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     y = (x * x).sum()
-    if backward:
+    if count_devices:
         y.backward()
     torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum()
     repr(x)
     x.detach().tolist()
+    warm_optimizers(step=count_devices)
     # what a run uses on every request (imported once here rather than in every run:
     # a lazy import of numpy.random alone costs a run 8 ms)
     import ast  # noqa: F401
@@ -135,6 +139,23 @@ def warm_up(*, backward: bool = True) -> None:
     except ImportError:
         pass
     gc.collect()
+
+
+def warm_optimizers(*, step: bool) -> None:
+    """Make (and, with `step`, step) an SGD and an Adam once.
+
+    An optimizer's methods are wrapped in `torch._disable_dynamo`, which imports
+    `torch._dynamo` (about 800 modules, sympy among them) the first time one is
+    called: 2-5 s that every lesson run making an optimizer would pay again (a forked
+    run's imports die with it).  The import starts no thread, so the zygote stays
+    safe to fork (`tests/kernel/test_platform.py` checks both).
+    """
+    w = torch.nn.Parameter(torch.zeros(2))
+    for optimizer in (torch.optim.SGD([w], lr=0.1, momentum=0.9), torch.optim.Adam([w])):
+        optimizer.zero_grad()
+        if step:
+            w.grad = torch.ones(2)
+            optimizer.step()
 
 
 def seed_all(seed: int, *, warm: bool) -> None:

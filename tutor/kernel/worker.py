@@ -187,9 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         hello.update(warm.probe_cuda())
     if args.cuda:
         hello.update(warm.init_cuda())
-        warm.warm_up(backward=True)
+        warm.warm_up(count_devices=True)
     else:  # a CPU run: no backward where it may start CUDA's driver (see warm_up)
         no_gpu = not hello.get("cuda") if args.probe else not torch.backends.cuda.is_built()
-        warm.warm_up(backward=no_gpu)
+        warm.warm_up(count_devices=no_gpu)
     code = serve(Channel(sock), cuda=args.cuda, hello=hello)
     os._exit(code)

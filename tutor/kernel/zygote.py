@@ -430,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     _CUDA.update(warm.probe_cuda_in_child())  # never a torch.cuda call in this process
-    warm.warm_up(backward=not _CUDA["cuda"])
+    warm.warm_up(count_devices=not _CUDA["cuda"])
     gc.freeze()
     collapse_heap()
     Zygote(socket.socket(fileno=args.fd), parent).serve()
