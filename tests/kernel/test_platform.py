@@ -212,6 +212,34 @@ def test_runs_start_with_the_optimizers_warm_and_the_zygote_single_threaded(
         assert len(os.listdir(f"/proc/{kernel.info['pid']}/task")) == 1
 
 
+DYNAMO_STARTS_A_THREAD = """
+import sys, threading, time
+class _StartsAThread:  # as NVML would, in a torch that counts devices on this import
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch._dynamo":
+            threading.Thread(target=time.sleep, args=(10**6,), daemon=True).start()
+        return None
+sys.meta_path.insert(0, _StartsAThread())
+"""
+
+
+def test_with_cuda_an_optimizer_warm_up_that_starts_a_thread_is_left_out(
+        site, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """With a CUDA device the zygote first tries the optimizer warm-up in a throwaway
+    child; where that leaves a second thread, the zygote skips it and keeps forking."""
+    site(DYNAMO_STARTS_A_THREAD)
+    monkeypatch.setenv("TUTOR_KERNEL_FAKE_CUDA", "1")
+    kernel = Kernel(mode="fork")  # forced: a multi-threaded zygote would be refused
+    try:
+        info = kernel.wait_ready()
+        assert kernel.mode == "fork" and info["cuda"] is True
+        assert len(os.listdir(f"/proc/{info['pid']}/task")) == 1
+        with kernel.open_session() as s:
+            assert s.observe("'torch._dynamo' in __import__('sys').modules")["value"] is False
+    finally:
+        kernel.shutdown()
+
+
 # ---------------------------------------------------------------------- CUDA
 
 
@@ -269,6 +297,8 @@ def test_cuda_runs_get_a_prepared_worker_without_an_address_space_limit(
         limit = "__import__('resource').getrlimit(__import__('resource').RLIMIT_AS)[0]"
         with kernel.open_session() as cpu:  # an ordinary run keeps its limit
             assert cpu.observe(limit)["value"] > 0
+            # the optimizers' warm-up, tried in a child first, was kept
+            assert cpu.observe("'torch._dynamo' in __import__('sys').modules")["value"] is True
         pool = kernel.spawner.pool("cuda")
         deadline = time.monotonic() + 60
         while not pool.pids() and time.monotonic() < deadline:  # the next one is prepared

@@ -22,6 +22,7 @@ import gc
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -55,11 +56,10 @@ def probe_cuda() -> dict[str, Any]:
     return {"cuda": available and count > 0, "cuda_devices": count}
 
 
-def probe_cuda_in_child(timeout: float = 30.0) -> dict[str, Any]:
-    """`probe_cuda()` in a forked child that exits afterwards, so that whatever the
-    probe starts (NVML, driver threads) never lives in the caller."""
-    if fake_cuda():
-        return probe_cuda()
+def in_child(work: Callable[[], dict[str, Any]], timeout: float = 30.0) -> dict[str, Any]:
+    """`work()` in a forked child that exits afterwards, so that whatever it starts
+    (NVML, driver threads, imports) never lives in the caller.  Returns its result,
+    or {"error": why} when it failed, answered nonsense or took over `timeout` s."""
     import select
 
     r, w = os.pipe()
@@ -68,11 +68,11 @@ def probe_cuda_in_child(timeout: float = 30.0) -> dict[str, Any]:
     except OSError as exc:
         os.close(r)
         os.close(w)
-        return {"cuda": False, "cuda_devices": 0, "cuda_error": f"probe: {exc}"}
+        return {"error": f"fork: {exc}"}
     if pid == 0:  # the throwaway child
         try:
             os.close(r)
-            os.write(w, json.dumps(probe_cuda()).encode())
+            os.write(w, json.dumps(work()).encode())
         finally:
             os._exit(0)
     os.close(w)
@@ -93,20 +93,29 @@ def probe_cuda_in_child(timeout: float = 30.0) -> dict[str, Any]:
     try:
         found = json.loads(data.decode())
     except ValueError:
-        return {"cuda": False, "cuda_devices": 0,
-                "cuda_error": "the CUDA probe did not answer in time" if not data
-                else "the CUDA probe answered nonsense"}
-    return found if isinstance(found, dict) else {"cuda": False, "cuda_devices": 0}
+        return {"error": "it did not answer in time" if not data else "it answered nonsense"}
+    return found if isinstance(found, dict) else {"error": "it answered nonsense"}
 
 
-def warm_up(*, count_devices: bool = True) -> None:
+def probe_cuda_in_child(timeout: float = 30.0) -> dict[str, Any]:
+    """`probe_cuda()` in a throwaway child (`in_child`): even the NVML check may start
+    a thread, which must never live in the zygote."""
+    if fake_cuda():
+        return probe_cuda()
+    found = in_child(probe_cuda, timeout)
+    if "error" in found:
+        return {"cuda": False, "cuda_devices": 0, "cuda_error": f"the CUDA probe: {found['error']}"}
+    return found
+
+
+def warm_up(*, count_devices: bool = True, optimizers: bool = True) -> None:
     """Touch the common CPU paths once so a run does not pay for them.
 
     `count_devices=False` where a CUDA device may be present and the process must
     stay single-threaded to fork (the zygote): then nothing that may count devices
     runs here (the autograd engine's first backward; an optimizer's step, which asks
     `torch.cuda.is_available()` in older torch), since that starts driver (and
-    device) threads.
+    device) threads.  `optimizers=False` leaves out `warm_optimizers` (see there).
     """
     torch.set_num_threads(1)
     x = torch.tensor([2.0, 3.0], requires_grad=True)
@@ -116,7 +125,8 @@ def warm_up(*, count_devices: bool = True) -> None:
     torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum()
     repr(x)
     x.detach().tolist()
-    warm_optimizers(step=count_devices)
+    if optimizers:
+        warm_optimizers(step=count_devices)
     # what a run uses on every request (imported once here rather than in every run:
     # a lazy import of numpy.random alone costs a run 8 ms)
     import ast  # noqa: F401
@@ -147,8 +157,10 @@ def warm_optimizers(*, step: bool) -> None:
     An optimizer's methods are wrapped in `torch._disable_dynamo`, which imports
     `torch._dynamo` (about 800 modules, sympy among them) the first time one is
     called: 2-5 s that every lesson run making an optimizer would pay again (a forked
-    run's imports die with it).  The import starts no thread, so the zygote stays
-    safe to fork (`tests/kernel/test_platform.py` checks both).
+    run's imports die with it).  The import starts no thread in current torch, so
+    the zygote stays safe to fork (`tests/kernel/test_platform.py` checks both); with
+    a CUDA device, some torch versions count devices while importing it, so there the
+    zygote tries it in a throwaway child first (zygote.py).
     """
     w = torch.nn.Parameter(torch.zeros(2))
     for optimizer in (torch.optim.SGD([w], lr=0.1, momentum=0.9), torch.optim.Adam([w])):

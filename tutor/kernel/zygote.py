@@ -128,6 +128,17 @@ def info() -> dict[str, Any]:
     return {**warm.versions(), **_CUDA, "pid": os.getpid(), "threads": thread_count()}
 
 
+def optimizers_stay_single() -> bool:
+    """Whether warming the optimizers up leaves this process single-threaded, tried
+    in a throwaway child (with a CUDA device, some torch versions count devices
+    through NVML, which starts a thread, while `torch._dynamo` is imported)."""
+    def trial() -> dict[str, Any]:
+        warm.warm_optimizers(step=False)
+        return {"threads": thread_count()}
+
+    return warm.in_child(trial, timeout=120.0).get("threads") == 1
+
+
 def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
                zygote: int | None = None, nproc: int | None = None) -> None:
     """In the forked child: isolate, then serve one lesson run.  Never returns."""
@@ -430,7 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     _CUDA.update(warm.probe_cuda_in_child())  # never a torch.cuda call in this process
-    warm.warm_up(count_devices=not _CUDA["cuda"])
+    cuda = bool(_CUDA["cuda"])
+    warm.warm_up(count_devices=not cuda, optimizers=not cuda or optimizers_stay_single())
     gc.freeze()
     collapse_heap()
     Zygote(socket.socket(fileno=args.fd), parent).serve()
