@@ -68,6 +68,13 @@ def pct(values: list[float], p: float) -> float:
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
+def latency_line(name: str, seconds: list[float], width: int = 13) -> str:
+    """`name: n=..  p50 .. ms  p95 .. ms  max .. ms` for durations in seconds."""
+    ms = [v * 1000 for v in seconds]
+    return (f"  {name:>{width}}: n={len(ms):3d}  p50 {pct(ms, 50):8.1f} ms  "
+            f"p95 {pct(ms, 95):8.1f} ms  max {max(ms):8.1f} ms")
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import pct, print_machine  # noqa: E402
+from _common import latency_line, pct, print_machine  # noqa: E402
 
 from tutor.kernel import Kernel  # noqa: E402
 
@@ -49,11 +49,6 @@ def one_run(kernel: Kernel, *, cuda: bool = False, fake: bool = False) -> float:
     return time.perf_counter() - started
 
 
-def line(name: str, values: list[float]) -> str:
-    ms = [v * 1000 for v in values]
-    return (f"  {name:>13}: n={len(ms):3d}  p50 {pct(ms, 50):8.1f} ms  p95 {pct(ms, 95):8.1f} ms"
-            f"  max {max(ms):8.1f} ms")
-
 
 def mode(name: str, args: argparse.Namespace) -> None:
     started = time.perf_counter()
@@ -67,8 +62,8 @@ def mode(name: str, args: argparse.Namespace) -> None:
         for _ in range(args.runs):
             time.sleep(args.pause)
             paused.append(one_run(kernel))
-        print(line("re-run", paused))
-        print(line("back to back", [one_run(kernel) for _ in range(args.runs)]))
+        print(latency_line("re-run", paused))
+        print(latency_line("back to back", [one_run(kernel) for _ in range(args.runs)]))
     finally:
         kernel.shutdown()
 
@@ -89,7 +84,7 @@ def cuda(args: argparse.Namespace) -> None:
         for _ in range(args.runs):
             time.sleep(args.pause)
             again.append(one_run(kernel, cuda=True, fake=args.fake_cuda))
-        print(line("re-run", again))
+        print(latency_line("re-run", again))
         verdict = "meets" if pct([a * 1000 for a in again], 50) <= 250 else "MISSES"
         print(f"  target: a CUDA re-run <= 250 ms (p50): {verdict}"
               + (" (simulated CUDA: the figure is the spawn path only)" if args.fake_cuda else ""))

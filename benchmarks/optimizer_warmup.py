@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import pct, print_machine  # noqa: E402
+from _common import latency_line, pct, print_machine  # noqa: E402
 
 from tutor.kernel import Kernel  # noqa: E402
 
@@ -64,11 +64,6 @@ def threads(pid: int | None) -> str:
         return "?"
 
 
-def line(name: str, values: list[float]) -> str:
-    ms = [v * 1000 for v in values]
-    return (f"  {name:>11}: n={len(ms):2d}  p50 {pct(ms, 50):8.1f} ms  p95 {pct(ms, 95):8.1f} ms"
-            f"  max {max(ms):8.1f} ms")
-
 
 def mode(name: str, args: argparse.Namespace) -> None:
     started = time.perf_counter()
@@ -88,8 +83,8 @@ def mode(name: str, args: argparse.Namespace) -> None:
             seconds, imported = timed(kernel, OPTIM)
             optim.append(seconds)
             modules.append(imported)
-        print(line("plain step", plain))
-        print(line("first SGD", optim))
+        print(latency_line("plain step", plain, 11))
+        print(latency_line("first SGD", optim, 11))
         print(f"  {'modules':>11}: imported by the optimizer step: {sorted(set(modules))}")
         p50 = pct([v * 1000 for v in optim], 50)
         print(f"  target: first optimizer in a run p50 <= {TARGET_MS:.0f} ms: "
