@@ -30,12 +30,8 @@ import threading, time
 threading.Thread(target=time.sleep, args=(10**6,), daemon=True, name="not-torch").start()
 """
 
-NOT_LINUX = r"""
+NO_PROC = r"""
 import builtins, ctypes, os, sys
-sys.modules["resource"] = None                      # import resource -> ImportError
-for name in ("fork", "forkpty", "setsid", "killpg"):
-    if hasattr(os, name):
-        delattr(os, name)
 _open, _listdir, _isdir = builtins.open, os.listdir, os.path.isdir
 def _no_proc(path):
     if str(path).startswith("/proc"):
@@ -56,6 +52,14 @@ def _no_prctl(self, name):
     return _getattr(self, name)
 ctypes.CDLL.__getattr__ = _no_prctl
 """
+NO_POSIX = r"""
+sys.modules["resource"] = None                      # import resource -> ImportError
+for name in ("fork", "forkpty", "setsid", "killpg"):
+    if hasattr(os, name):
+        delattr(os, name)
+"""
+MACOS = NO_PROC  # resource (without an enforced RLIMIT_AS), fork, setsid, signals: yes
+WINDOWS = NO_PROC + NO_POSIX  # none of them; no fd passing, no signal to one process
 
 CUDA_SPY = """
 import os
@@ -163,27 +167,34 @@ def test_forced_fork_mode_with_an_unsafe_zygote_is_refused_clearly(
         kernel.shutdown()
 
 
-def test_spawn_mode_where_resource_proc_prctl_fork_and_setsid_are_missing(
-        site, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
-    """macOS/Windows as far as Linux can pretend: the worker imports and runs without
-    them, connects back over loopback with a token, and is interrupted through its
-    lifeline instead of a signal."""
-    site(NOT_LINUX)
-    monkeypatch.setenv("TUTOR_KERNEL_TRANSPORT", "tcp")
-    monkeypatch.setattr(sys, "platform", "darwin")
-    monkeypatch.setattr(spawn, "SIGNALS", False)
+@pytest.mark.parametrize(("platform", "said"), [("darwin", "macOS"), ("win32", "Windows")])
+def test_spawn_mode_where_proc_and_prctl_are_missing_and_on_windows_more(
+        site, monkeypatch: pytest.MonkeyPatch, platform: str, said: str) -> None:  # noqa: ANN001
+    """macOS and Windows as far as Linux can pretend.  macOS: no /proc, no prctl (so
+    no subreaper, no known address-space size); lesson runs are passed a socket and
+    interrupted and killed by signals.  Windows, besides: no `resource`, `fork`,
+    `setsid` or `killpg`; the worker connects back over loopback with a token and is
+    interrupted through its lifeline instead of a signal, and killed as a process."""
+    windows = platform == "win32"
+    site(WINDOWS if windows else MACOS)
+    if windows:
+        monkeypatch.setenv("TUTOR_KERNEL_TRANSPORT", "tcp")
+        monkeypatch.setattr(spawn, "SIGNALS", False)
+    monkeypatch.setattr(sys, "platform", platform)
     kernel = Kernel()
     try:
-        assert kernel.mode == "spawn" and kernel.mode_reason.startswith("macOS")
+        assert kernel.mode == "spawn" and kernel.mode_reason.startswith(said)
         limits = kernel.wait_ready()["limits"]
-        assert limits["cpu"] is limits["memory"] is limits["file_size"] is None
-        assert limits["descendants"] is None and limits["processes"] is None
+        held = None if windows else "rlimit"
+        assert limits["cpu"] == held and limits["file_size"] == held
+        assert limits["memory"] is None and limits["processes"] is None
+        assert limits["descendants"] == (None if windows else "process group")
         passes(kernel)
         with kernel.open_session() as s:
-            gone = ("[sys.modules['resource'] is None, hasattr(os, 'fork'), "
+            gone = ("[sys.modules.get('resource') is None, hasattr(os, 'fork'), "
                     "os.path.isdir('/proc/self')]")
             s.run_step("import os, sys")
-            assert [i["value"] for i in s.observe(gone)["items"]] == [True, False, False]
+            assert [i["value"] for i in s.observe(gone)["items"]] == [windows, not windows, False]
             with pytest.raises(StepTimeout, match="interrupted"):
                 s.run_step("while True: pass", timeout=0.5)
             assert s.observe("6 * 7")["value"] == 42
