@@ -105,7 +105,7 @@ def _kernel(config: pytest.Config, *, wait: bool = True) -> Kernel:
     if kernel is None:
         from tutor.kernel import Kernel
 
-        kernel = Kernel()
+        kernel = Kernel(batch=True)
         kernel.start()
         config.stash[_kernel_key] = kernel
     if wait:

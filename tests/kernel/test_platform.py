@@ -223,6 +223,21 @@ def test_runs_start_with_the_optimizers_warm_and_the_zygote_single_threaded(
         assert len(os.listdir(f"/proc/{kernel.info['pid']}/task")) == 1
 
 
+def test_spawned_workers_of_a_batch_leave_the_optimizers_to_the_runs_that_make_one() -> None:
+    """`tutor check` (batch=True): a worker started for one lesson among many does not
+    import torch._dynamo ahead; the few lessons that make an optimizer import it."""
+    kernel = Kernel(mode="spawn", batch=True)
+    try:
+        with kernel.open_session() as s:
+            s.run_step("import sys\nwarm = 'torch._dynamo' in sys.modules\n"
+                       "w = torch.nn.Parameter(torch.ones(2))\n"
+                       "torch.optim.SGD([w], lr=0.5).zero_grad()")
+            assert s.observe("warm")["value"] is False
+            assert s.observe("'torch._dynamo' in sys.modules")["value"] is True
+    finally:
+        kernel.shutdown()
+
+
 DYNAMO_STARTS_A_THREAD = """
 import sys, threading, time
 class _StartsAThread:  # as NVML would, in a torch that counts devices on this import

@@ -142,7 +142,7 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
 
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
-    kernel = Kernel(pool_size=min(max(2, args.jobs), 4))
+    kernel = Kernel(pool_size=min(max(2, args.jobs), 4), batch=True)
     kernel.start()  # torch loads while the lessons are read
     catalog = catalog_for(args.paths, args.path)
     progress = sys.stderr if args.json else sys.stdout

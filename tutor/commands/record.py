@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{root}: {why}", file=sys.stderr)
             return 2
         files += lesson_files(root)
-    kernel = Kernel()
+    kernel = Kernel(batch=True)
     kernel.start()
     try:
         kernel.wait_ready()

@@ -106,11 +106,13 @@ class Kernel:
 
     `mode` is `fork` (a zygote forks each run) or `spawn` (a pool of fresh processes);
     `mode_reason` says why (see tutor/kernel/modes.py).  `python` is the interpreter
-    lessons run on (default: TUTOR_PYTHON, else tutor's own).
+    lessons run on (default: TUTOR_PYTHON, else tutor's own).  `batch=True` (`tutor
+    check`): spawned workers skip the optimizers' warm-up (see spawn.Spawner).
     """
 
     def __init__(self, python: str | None = None, *, mode: str | None = None,
-                 restart_limit: int = RESTART_LIMIT, pool_size: int | None = None):
+                 restart_limit: int = RESTART_LIMIT, pool_size: int | None = None,
+                 batch: bool = False):
         from tutor.kernel.spawn import POOL_SIZE, Spawner  # (spawn.py builds on this module)
 
         self.python = python or launch.default_python()
@@ -133,7 +135,7 @@ class Kernel:
         self._failure = ""
         self._fatal = ""  # a failure no restart can mend (bad mode, interpreter without torch)
         self._proc_ready = False  # the current kernel process said it is ready
-        self.spawner = Spawner(self, pool_size or POOL_SIZE)
+        self.spawner = Spawner(self, pool_size or POOL_SIZE, batch=batch)
         try:
             self._mode = modes.choose(mode)
         except modes.ModeError as exc:

@@ -234,9 +234,13 @@ class Pool:
 class Spawner:
     """The kernel's spawned workers: a CPU pool (spawn mode) and a CUDA pool."""
 
-    def __init__(self, kernel: Kernel, pool_size: int = POOL_SIZE):
+    def __init__(self, kernel: Kernel, pool_size: int = POOL_SIZE, *, batch: bool = False):
         self.kernel = kernel
         self.pool_size = pool_size
+        # A worker warms the optimizers up (seconds of `torch._dynamo` import) while a
+        # learner reads; in a batch (`tutor check`) every lesson would pay that for the
+        # few that make an optimizer, so there those few pay it themselves.
+        self.batch = batch
         self.pools: dict[str, Pool] = {}
         self.history: deque[int] = deque(maxlen=HISTORY)
         self.starting: set[int] = set()  # pids of workers not yet ready
@@ -258,7 +262,8 @@ class Spawner:
         self.pool(kind).fill()
 
     def start_worker(self, kind: str, *, probe: bool = False) -> Worker:
-        args = (["--cuda"] if kind == CUDA else []) + (["--probe"] if probe else [])
+        args = ((["--cuda"] if kind == CUDA else []) + (["--probe"] if probe else [])
+                + (["--no-optimizers"] if self.batch else []))
         timeout = self.kernel.startup_timeout
         try:
             proc, channel = launch.start_worker(self.kernel.python, args,

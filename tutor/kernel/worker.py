@@ -1,6 +1,6 @@
 """A spawned kernel worker: one fresh process per lesson run, started ahead of need.
 
-    python -c BOOT worker --fd N [--cuda] [--probe]          # POSIX: a socket passed as fd N
+    python -c BOOT worker --fd N [--cuda] [--probe] [--no-optimizers]   # POSIX: fd N
     python -c BOOT worker --connect HOST:PORT [--cuda] ...   # elsewhere: connect back, token
                                                              # in TUTOR_KERNEL_TOKEN
 
@@ -176,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--connect", help="HOST:PORT to connect back to (token in the env)")
     parser.add_argument("--cuda", action="store_true", help="initialise CUDA ahead of the run")
     parser.add_argument("--probe", action="store_true", help="report whether CUDA is available")
+    parser.add_argument("--no-optimizers", action="store_true",
+                        help="leave the optimizers out of the warm-up (a batch of runs)")
     args = parser.parse_args(argv)
     lifeline = os.dup(0)
     watch_lifeline(lifeline)
@@ -187,9 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         hello.update(warm.probe_cuda())
     if args.cuda:
         hello.update(warm.init_cuda())
-        warm.warm_up(count_devices=True)
+        warm.warm_up(count_devices=True, optimizers=not args.no_optimizers)
     else:  # a CPU run: no backward where it may start CUDA's driver (see warm_up)
         no_gpu = not hello.get("cuda") if args.probe else not torch.backends.cuda.is_built()
-        warm.warm_up(count_devices=no_gpu)
+        warm.warm_up(count_devices=no_gpu, optimizers=not args.no_optimizers)
     code = serve(Channel(sock), cuda=args.cuda, hello=hello)
     os._exit(code)
