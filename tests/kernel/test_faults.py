@@ -110,9 +110,13 @@ def test_busy_loop_without_a_wall_timeout_hits_the_cpu_limit(kernel: Kernel) -> 
 
 def test_the_cpu_allowance_is_per_request_not_per_run(kernel: Kernel) -> None:
     soft = "__import__('resource').getrlimit(__import__('resource').RLIMIT_CPU)[0]"
+    used = "sum(__import__('resource').getrusage(__import__('resource').RUSAGE_SELF)[:2])"
     with kernel.open_session(limits={"cpu_seconds": 2}) as s:
         first = s.observe(soft)["value"]
-        assert 1 <= first <= 3
+        # the allowance counts from the CPU time the run's process had used (a forked
+        # run: ~0; a spawned worker: its torch import and warm-up, seconds)
+        before = s.observe(used)["value"]
+        assert before + 1 <= first <= before + 3
         reply = s.repl("import time\nt = time.process_time()\n"
                        "while time.process_time() - t < 1.2: pass\n'done'")
         assert reply["value"] == "'done'"
