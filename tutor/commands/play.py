@@ -12,6 +12,12 @@ draw more until a line that does not start with `:`.  End of input ends the less
 cleanly with a summary.  Lesson text (Markdown) is printed as plain text.  With
 `--json`, stdout carries one JSON record per counted answer (steps and prompts
 numbered from 1) and the human-readable text goes to stderr.
+
+An answer ending in `?` (`0.5?`) is marked as a guess (see docs/review.md).  Answers
+are recorded in the learner's progress, as the app records them, unless
+`--no-progress` is given.  `tutor play --review` asks again the questions due for
+review, then the mistakes (`tutor.redo`): each in a fresh run of its lesson, the
+steps before it run silently.
 """
 
 from __future__ import annotations
@@ -21,14 +27,16 @@ import sys
 import textwrap
 from typing import TextIO
 
-from tutor.commands.common import add_path_option
+from tutor.commands.common import add_path_option, catalog_for
 from tutor.engine import LessonRun, unmet_requirement
-from tutor.flow import Answer, LessonFlow, entry_text
+from tutor.flow import GUESS_MARK, Answer, LessonFlow, entry_text
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
 from tutor.markup import plain_inline, plain_text, plural
 from tutor.pictures import parse_show, render
+from tutor.progress import ProgressStore
+from tutor.redo import ask_again, queue
 from tutor.safetext import json_dumps, sanitize
 
 HINT_WORDS = {"hint", "?", "h"}
@@ -39,12 +47,17 @@ MARKS = {"correct": "✓ correct", "partial": "~ partly right", "incorrect": "�
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("lesson", metavar="LESSON", help="a lesson id or a lesson file")
+    parser.add_argument("lesson", metavar="LESSON", nargs="?",
+                        help="a lesson id or a lesson file (none with --review)")
     add_path_option(parser)
     parser.add_argument("--json", action="store_true",
                         help="one JSON record per counted answer on stdout; text on stderr")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
+    parser.add_argument("--review", action="store_true",
+                        help="ask again the questions due for review, then your mistakes")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="do not record the answers in your progress (for scripts)")
 
 
 def entry_line(prompt: Prompt, examples: list[str]) -> str:
@@ -52,15 +65,20 @@ def entry_line(prompt: Prompt, examples: list[str]) -> str:
     if prompt.kind == "stdout":  # lines up to an empty one (see `read_lines`)
         return ("type the printed lines, one per line, then an empty line (or: nothing); "
                 "or hint, reveal, quit")
-    return f"type {entry_text(prompt.kind, examples)}; or hint, reveal, quit"
+    return (f"type {entry_text(prompt.kind, examples)}; end with {GUESS_MARK} if guessing; "
+            "or hint, reveal, quit")
 
 
 class Player:
-    def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None):
-        self.flow = LessonFlow(lesson)
+    def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None, *,
+                 flow: LessonFlow | None = None, store: ProgressStore | None = None,
+                 heading: str = ""):
+        self.flow = flow if flow is not None else LessonFlow(lesson)
         self.lesson = self.flow.lesson  # (with `vary:`, the values this sitting drew)
         self.out = out
         self.records = records
+        self.store = store  # None: answers are not recorded (--no-progress)
+        self.heading = heading  # e.g. "Review 2 of 5", before the lesson's title
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
@@ -109,11 +127,19 @@ class Player:
 
     def record(self, prompt: Prompt, answer: Answer, **extra: object) -> None:
         attempt = answer.attempt
-        if self.records is None or attempt is None:
+        if attempt is None:
+            return
+        if self.store is not None:  # as the app records it (a review keeps the resume point)
+            flow = self.flow
+            if not self.store.record(attempt, total_prompts=len(self.lesson.prompts),
+                                     position=flow.resume_point() if flow.whole else None):
+                self.say(f"  (not saved: {self.store.notice})")
+        if self.records is None:
             return
         rec = {"lesson": self.lesson.id, "step": attempt.step + 1, "prompt": prompt.index + 1,
                "answer": attempt.answer, "verdict": attempt.verdict,
-               "expected": attempt.expected, **extra, "hints": attempt.hints}
+               "expected": attempt.expected, **extra, "hints": attempt.hints,
+               "confidence": attempt.confidence}
         print(json_dumps(rec), file=self.records, flush=True)
 
     # ------------------------------------------------------------------ a question
@@ -165,7 +191,10 @@ class Player:
             self.say(f"  {MARKS[answer.status]}: {message}")
             for detail in verdict.details:
                 self.say(f"    {detail}")
-            self.say("  you said: " + text.replace("\n", "\n            "))
+            assert answer.attempt is not None
+            guess = " (a guess)" if answer.attempt.confidence == "guess" else ""
+            said = answer.attempt.answer
+            self.say("  you said: " + said.replace("\n", "\n            ") + guess)
             self.say("  live:     " + verdict.expected.rstrip().replace("\n", "\n            "))
             if verdict.feedback:
                 self.markdown(verdict.feedback, "  » ")
@@ -223,15 +252,19 @@ class Player:
         lesson, flow = self.lesson, self.flow
         self.run = run
         steps = len(lesson.steps)
-        self.say(f"== {plain_inline(lesson.title)} ==")
+        heading = f"{self.heading}: " if self.heading else ""
+        self.say(f"== {heading}{plain_inline(lesson.title)} ==")
         self.say(f"{lesson.id} · {lesson.topic} · level {lesson.level} · "
                  f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}")
-        if lesson.intro:
+        if lesson.intro and flow.whole:
             self.say()
             self.markdown(lesson.intro, "")
         if lesson.setup:  # the pack's shared code: the questions may be about what it defines
             self.say("\n-- setup, shared by the pack's lessons (runs before step 1) --")
             self.code(lesson.setup.code)
+        if not flow.whole and flow.step_index > 0:  # a question asked again: what led to it
+            self.say(f"\n-- steps 1 to {flow.step_index} (they run first, silently) --")
+            self.code("\n".join(s.code.rstrip() for s in lesson.steps[: flow.step_index]))
         while True:
             step = flow.step
             self.say(f"\n-- step {step.index + 1} of {steps} --")
@@ -258,6 +291,8 @@ class Player:
             if step.explain:
                 self.markdown(step.explain)
             if flow.advance() == "end":
+                if self.store is not None and flow.whole:
+                    self.store.set_position(lesson.id, (steps, 0), flow.run_id)
                 return True
 
     def summary(self, finished: bool) -> None:
@@ -266,13 +301,37 @@ class Player:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.review:
+        if args.lesson:
+            print("tutor play: --review asks the questions of every lesson due for review; "
+                  "give no LESSON with it", file=sys.stderr)
+            return 2
+        return review(args)
+    if not args.lesson:
+        print("tutor play: give a LESSON (an id, e.g. samples/accumulate, or a file), or "
+              "--review", file=sys.stderr)
+        return 2
     try:
         lesson = find_lesson(args.lesson, args.path)
     except LessonError as exc:
         print(exc, file=sys.stderr)
         return 2
     out = sys.stderr if args.json else sys.stdout
-    player = Player(lesson, out, sys.stdout if args.json else None)
+    store = None if args.no_progress else ProgressStore()
+    try:
+        return play_lesson(args, lesson, out, store)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
+                store: ProgressStore | None) -> int:
+    player = Player(lesson, out, sys.stdout if args.json else None, store=store)
+    if store is not None:
+        if store.notice:
+            player.say(f"note: {store.notice}")
+        store.set_position(lesson.id, (0, 0), player.flow.run_id)
     kernel = Kernel()
     kernel.start()
     try:
@@ -289,3 +348,64 @@ def run(args: argparse.Namespace) -> int:
         kernel.shutdown()
     player.summary(finished)
     return 1 if player.failure else 0  # a lesson that could not run to its end is a failure
+
+
+def review(args: argparse.Namespace) -> int:
+    """`tutor play --review`: every question due for review, then every mistake, each
+    asked again in a fresh run of its lesson (the steps before it run silently)."""
+    out = sys.stderr if args.json else sys.stdout
+    records = sys.stdout if args.json else None
+    catalog = catalog_for([], args.path)
+    with ProgressStore() as store:
+        questions = queue(store)
+        saving = None if args.no_progress else store
+        if not questions:
+            print("Nothing to review: no question is due, and every question you answered "
+                  "wrong or revealed has been answered right since.", file=out)
+            return 0
+        due = sum(q.reason == "due" for q in questions)
+        print(f"{plural(len(questions), 'question')} to ask again ({due} due for review, "
+              f"{len(questions) - due} to redo); each runs its lesson's earlier steps "
+              "first.", file=out)
+        kernel = Kernel()
+        kernel.start()
+        right = asked = 0
+        ahead: str | None = None  # a line one question read ahead: the next one's answer
+        try:
+            for n, question in enumerate(questions, 1):
+                lesson = catalog.get(question.lesson)
+                where = f"Review {n} of {len(questions)}"
+                if lesson is None:
+                    print(f"\n{where}: {question.where()} is skipped: its lesson is not in the "
+                          "catalog (removed, or its pack not on --path?)", file=out)
+                    continue
+                try:
+                    flow = ask_again(lesson, question.step, question.prompt,
+                                     avoid=question.avoid)
+                except LookupError as exc:
+                    print(f"\n{where}: skipped: {exc}", file=out)
+                    continue
+                why = unmet_requirement(lesson, kernel.wait_ready())
+                if why:
+                    print(f"\n{where}: {lesson.id} is skipped here: it {why}.", file=out)
+                    continue
+                player = Player(lesson, out, records, flow=flow, store=saving, heading=where)
+                player.pushed_back = ahead
+                player.say()
+                with LessonRun(kernel, player.lesson, timeout=args.timeout) as lesson_run:
+                    finished = player.play(lesson_run, sys.stdin)
+                ahead = player.pushed_back
+                tally = flow.tally()
+                asked += tally.answered
+                right += tally.correct
+                if not finished:
+                    break
+        except KernelError as exc:
+            print(f"tutor play: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            kernel.shutdown()
+        left = len(queue(store)) if saving is not None else None
+    more = f"; {plural(left, 'question')} still to review" if left else ""
+    print(f"\nreview: {right} of {plural(asked, 'question')} right{more}", file=out)
+    return 0
