@@ -74,7 +74,8 @@ class LessonScreen(TutorScreen[None]):
         self.kernel = kernel
         self.run = LessonRun(kernel, self.lesson)
         self.run_lock = threading.Lock()  # one worker at a time drives the LessonRun
-        self.pending: str | None = None  # an answer typed before the step finished running
+        # an answer typed before the step finished running (and how sure the learner was)
+        self.pending: tuple[str, str] | None = None
         self.fatal = False  # the lesson cannot run here at all (requirements)
         self.auto_rebuilt = False  # one automatic rebuild per failure: no crash loop
         self.rebuilding = False
@@ -300,14 +301,14 @@ class LessonScreen(TutorScreen[None]):
     @on(AnswerBox.Submitted)
     def submitted(self, event: AnswerBox.Submitted) -> None:
         if self.mode == "running" or self.flow.outcome is None:
-            self.pending = event.text
+            self.pending = (event.text, event.confidence)
             self.question.note("Waiting for the kernel to finish running the step…", "-waiting")
             self.call_after_refresh(self.keep_in_view)
             return
         if self.mode == "asking":
-            self.judge(event.text)
+            self.judge(event.text, event.confidence)
 
-    def judge(self, text: str) -> None:
+    def judge(self, text: str, confidence: str = "sure") -> None:
         flow = self.flow
         problem = flow.problem()
         if problem:
@@ -315,7 +316,7 @@ class LessonScreen(TutorScreen[None]):
                                "Press ctrl+r to see the live value, or esc.", "-error")
             self.call_after_refresh(self.keep_in_view)
             return
-        answer = flow.judge(text)
+        answer = flow.judge(text, confidence)
         if not answer.counted:  # the judge never puts this question's answer in an example
             message = answer.verdict.message if answer.verdict is not None else ""
             self.question.note(f"? {message}  Try again (this did not count).", "-invalid")
@@ -508,7 +509,7 @@ class LessonScreen(TutorScreen[None]):
         pending, self.pending = self.pending, None
         if pending is not None:
             self.question.note("")
-            self.judge(pending)
+            self.judge(*pending)
 
     def action_interrupt(self) -> None:
         """ctrl+c: a KeyboardInterrupt in the running code; the kernel stops the code's
