@@ -67,9 +67,11 @@ class LessonScreen(TutorScreen[None]):
     mode: reactive[str] = reactive("running", init=False)
 
     def __init__(self, lesson: Lesson, kernel: Kernel, start: Position = (0, 0),
-                 run_id: str | None = None, *, flow: LessonFlow | None = None) -> None:
+                 run_id: str | None = None, *, flow: LessonFlow | None = None,
+                 review: tuple[int, int] | None = None) -> None:
         super().__init__()
         self.flow = flow if flow is not None else LessonFlow(lesson, start, run_id)
+        self.review = review  # (index, count): a question of a review (see App.ask_question)
         self.lesson = self.flow.lesson
         self.kernel = kernel
         self.run = LessonRun(kernel, self.lesson)
@@ -185,6 +187,9 @@ class LessonScreen(TutorScreen[None]):
     def show_title(self) -> None:
         flow = self.flow
         text = title(self.lesson.title)
+        if self.review is not None:
+            text = Content.styled(f"Review {self.review[0] + 1} of {self.review[1]} · ",
+                                  "$text-accent") + text
         if flow.total_prompts and flow.question_number:
             text += Content.styled(f"  ·  question {flow.question_number} of "
                                    f"{flow.total_prompts}", "$text-muted")
@@ -369,12 +374,21 @@ class LessonScreen(TutorScreen[None]):
             return
         self.remember_position(finished=True)
         app = self.app
+        if self.review is not None:
+            index, count = self.review
+            self.app.push_screen(LessonDone(self.lesson.title, flow.tally(), None,
+                                            review=(index, count)), self.done_choice)
+            return
         nxt = app.next_lesson(self.lesson.id)
         self.app.push_screen(LessonDone(self.lesson.title, flow.tally(),
                                         nxt.title if nxt else None,
                                         app.course_text(finished=self.lesson.id)), self.done_choice)
 
     def done_choice(self, choice: str | None) -> None:
+        if self.review is not None and choice == "next":
+            if not self.app.ask_question(self.review[0] + 1):
+                self.app.pop_screen()  # the last one: back to where the review started
+            return
         if choice == "next":
             nxt = self.app.next_lesson(self.lesson.id)
             if nxt is not None:
