@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from tutor.engine import LessonRun
-from tutor.judge import Status
 from tutor.lesson import load_lesson
 from tutor.progress import Attempt, ProgressStore
 from tutor.redo import Question, ask_again, queue

@@ -142,11 +142,13 @@ class CatalogScreen(TutorScreen[None]):
 
     def entries(self) -> list[Option]:
         """Review (with what waits for it) and Progress, above the lessons."""
-        store = self.app.store
-        due, mistakes = store.due_count(), len(store.mistakes())
-        waiting = (f"{due} due now · {plural(mistakes, 'mistake')} to redo"
-                   if due or mistakes else "nothing waiting")
-        tone = "$text-warning" if due or mistakes else "$text-muted"
+        from tutor.redo import queue  # (what the review asks: due ones, then mistakes)
+
+        asked = queue(self.app.store)
+        due = sum(q.reason == "due" for q in asked)
+        waiting = (f"{plural(len(asked), 'question')} to ask again: {due} due now, "
+                   f"{len(asked) - due} to redo" if asked else "nothing waiting")
+        tone = "$text-warning" if asked else "$text-muted"
         return [
             Option(Content.assemble((" ↻ ", tone), ("Review", "bold"), (f"  {waiting}", tone)),
                    id=REVIEW),

@@ -100,6 +100,9 @@ class ProgressScreen(TutorScreen[None]):
         plt = counts.plt
         plt.title("Answers and reviews per day")
         if days:
+            top = max(d.answers for d in days)
+            step = max(1, -(-top // 5))  # whole numbers of answers on the axis
+            plt.yticks(list(range(0, top + step, step)))
             plt.multiple_bar(dates, [[d.answers for d in days], [d.reviews for d in days]],
                              labels=["answers", "of them reviews"])  # type: ignore[call-arg]
         else:
