@@ -77,7 +77,7 @@ async def test_the_review_entry_asks_each_question_again(kernel, make_app, tutor
         await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
         catalog = app.screen
         assert entry(catalog, REVIEW) == \
-            " ↻ Review  2 questions to ask again: 2 due now, 0 to redo"
+            " ↻ Review  2 waiting: 2 due, 0 to redo"
         listing = catalog.query_one("#lessons", OptionList)
         listing.highlighted = listing.get_option_index(REVIEW)
         await pilot.pause()

@@ -146,8 +146,8 @@ class CatalogScreen(TutorScreen[None]):
 
         asked = queue(self.app.store)
         due = sum(q.reason == "due" for q in asked)
-        waiting = (f"{plural(len(asked), 'question')} to ask again: {due} due now, "
-                   f"{len(asked) - due} to redo" if asked else "nothing waiting")
+        waiting = (f"{len(asked)} waiting: {due} due, {len(asked) - due} to redo"
+                   if asked else "nothing waiting")
         tone = "$text-warning" if asked else "$text-muted"
         return [
             Option(Content.assemble((" ↻ ", tone), ("Review", "bold"), (f"  {waiting}", tone)),
