@@ -27,7 +27,7 @@ async def test_catalog_lists_packs_and_lessons_in_course_order(kernel, make_app)
         texts = option_texts(app.screen)
         assert texts[2:] == ["UI fixtures", " · UI basics", " · UI next lesson"]  # no scores yet
         assert texts[:2] == [" ↻ Review  nothing waiting",  # the entries above the lessons
-                             " ▦ Progress  accuracy over time, how sure you were"]
+                             " ▦ Progress  your answers over time"]
         assert "Start: UI basics" in str(app.screen.query_one("#continue-line", Static).render())
         await wait_for(pilot, lambda: app.kernel_state == "ready", what="kernel ready")
         assert "kernel: ready" in str(app.screen.query_one(".kernel", Static).render())

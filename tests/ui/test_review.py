@@ -132,7 +132,7 @@ async def test_the_progress_view_plots_the_history(kernel, make_app, tutor_home)
     app = make_app(kernel)
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
-        assert "accuracy over time" in entry(app.screen, PROGRESS)
+        assert "your answers over time" in entry(app.screen, PROGRESS)
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen), what="progress")
         screen = app.screen

@@ -153,7 +153,7 @@ class CatalogScreen(TutorScreen[None]):
             Option(Content.assemble((" ↻ ", tone), ("Review", "bold"), (f"  {waiting}", tone)),
                    id=REVIEW),
             Option(Content.assemble((" ▦ ", "$text-accent"), ("Progress", "bold"),
-                                    ("  accuracy over time, how sure you were",
+                                    ("  your answers over time",
                                      "$text-muted")), id=PROGRESS),
         ]
 
