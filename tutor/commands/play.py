@@ -347,7 +347,18 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
     finally:
         kernel.shutdown()
     player.summary(finished)
+    if store is not None:
+        waiting(store, out)
     return 1 if player.failure else 0  # a lesson that could not run to its end is a failure
+
+
+def waiting(store: ProgressStore, out: TextIO) -> None:
+    """What the answers just recorded left to review, and how to ask it again."""
+    questions = queue(store)
+    if questions:
+        due = sum(q.reason == "due" for q in questions)
+        print(f"to review: {plural(len(questions), 'question')} ({due} due now, "
+              f"{len(questions) - due} to redo): tutor play --review", file=out)
 
 
 def review(args: argparse.Namespace) -> int:
