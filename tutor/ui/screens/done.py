@@ -36,32 +36,28 @@ class LessonDone(TutorModal[str]):
             self.next_title = f"question {review[0] + 2} of {review[1]} to review"
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="done-box"):
-            head = "Lesson done: " if self.review is None else \
-                f"Review {self.review[0] + 1} of {self.review[1]}: "
-            yield Static(Content(head) + title(self.lesson_title)
-                         + Content("\n" + self.tally.text()), id="done-text")
-            if self.review is not None:
-                nxt = Content(f"Next: {self.next_title}" if self.next_title
-                              else "That was the last question to review.")
-                yield Static(nxt, id="done-next")
-                with Horizontal(id="done-buttons"):
-                    if self.next_title:
-                        yield Button("Next question (n)", id="next", variant="primary")
-                    yield Button("Back (c)", id="catalog")
-                    yield Button("Stay here (esc)", id="stay")
-                return
+        if self.review is None:
+            head = "Lesson done: "
             if self.next_title:
                 nxt = Content("Next: ") + title(self.next_title)
             else:
                 nxt = Content("You have finished every lesson of the course.")
             if self.course:
                 nxt += Content.styled(f"\nCourse: {self.course}", "$text-muted")
+            buttons = ("Next lesson (n)", "Catalog (c)")
+        else:
+            head = f"Review {self.review[0] + 1} of {self.review[1]}: "
+            nxt = Content(f"Next: {self.next_title}" if self.next_title
+                          else "That was the last question to review.")
+            buttons = ("Next question (n)", "Back (c)")
+        with Vertical(id="done-box"):
+            yield Static(Content(head) + title(self.lesson_title)
+                         + Content("\n" + self.tally.text()), id="done-text")
             yield Static(nxt, id="done-next")
             with Horizontal(id="done-buttons"):
                 if self.next_title:
-                    yield Button("Next lesson (n)", id="next", variant="primary")
-                yield Button("Catalog (c)", id="catalog")
+                    yield Button(buttons[0], id="next", variant="primary")
+                yield Button(buttons[1], id="catalog")
                 yield Button("Stay here (esc)", id="stay")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -28,12 +28,9 @@ def calibration_text(c: Calibration) -> str:
     """`sure and right: 12, sure and wrong: 7, …` with how often each was right."""
     if not c.total:
         return "No predictions judged yet: answer a few questions (ctrl+g marks a guess)."
-    text = (f"sure and right: {c.sure_right}   sure and wrong: {c.sure_wrong}\n"
-            f"guessed and right: {c.guess_right}   guessed and wrong: {c.guess_wrong}")
-    rates = [f"{label} {rate:.0%} right" for label, rate in
-             (("sure answers", c.sure_accuracy), ("guesses", c.guess_accuracy))
-             if rate is not None]
-    return text + "\n" + "; ".join(rates)
+    return (f"sure and right: {c.sure_right}   sure and wrong: {c.sure_wrong}\n"
+            f"guessed and right: {c.guess_right}   guessed and wrong: {c.guess_wrong}\n"
+            + c.rates())
 
 
 class ProgressScreen(TutorScreen[None]):
