@@ -109,7 +109,7 @@ def test_play_json_records_and_clean_eof() -> None:
     assert records[0] | {"expected": None} == {
         "lesson": "samples/accumulate", "step": 1, "prompt": 1, "answer": "0.61",
         "verdict": "incorrect", "expected": None, "message": records[0]["message"],
-        "hints": 0}
+        "hints": 0, "confidence": "sure"}
     assert records[0]["expected"].startswith("0.6")
     assert "stopped: 0 of 4 right, 2 wrong; 2 not answered" in proc.stderr
 
