@@ -47,10 +47,9 @@ def runs(text: str) -> list[Run]:
         code, bold, italic = m.groups()
         if code is not None:
             out.append((code, "code"))
-        elif bold is not None:
-            out.append((bold, "bold"))
-        else:
-            out.append((italic, "italic"))
+        else:  # **`grad_fn`**: the marks inside count too (code wins over emphasis)
+            style: Style = "bold" if bold is not None else "italic"
+            out += [(t, inner or style) for t, inner in runs(bold or italic)]
         pos = m.end()
     if pos < len(text):
         out.append((text[pos:], ""))
