@@ -86,7 +86,9 @@ steps:
       - ask: What does this step print?
         kind: stdout
         answer: "first\\n    indented"
-      - ask: A question with so many words that at fifty columns it goes on over **several** lines. What is `n`?
+      - ask: >-
+          A question with so many words that at fifty columns it goes on
+          over **several** lines. What is `n`?
         kind: number
         expect: n
         answer: "1"
@@ -95,7 +97,9 @@ steps:
           1. That is the one call: this explanation starts with a number
           and stays a paragraph.
         feedback:
-          "2": "A feedback line long enough that a terminal of fifty columns would cut the word memory in two."
+          "2": >-
+            A feedback line long enough that a terminal of fifty columns
+            would cut the word memory in two.
         wrong: ["2"]
 """
 
