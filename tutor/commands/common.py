@@ -31,7 +31,7 @@ def catalog_for(paths: list[Path], extra: list[Path] | None = None) -> Catalog:
     return load_catalog(extra or [], with_bundled=True)
 
 
-def print_warnings(catalog: Catalog, file=None) -> None:  # noqa: ANN001
+def print_warnings(catalog: Catalog, file: TextIO | None = None) -> None:
     for warning in catalog.warnings:
         print(warning, file=file or sys.stderr)
 
