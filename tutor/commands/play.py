@@ -241,7 +241,8 @@ class Player:
         self.run = run
         steps = len(lesson.steps)
         self.say(heading(plain_inline(lesson.title), self.width))
-        self.prose(f"{lesson.id} · {lesson.topic} · level {lesson.level} · "
+        # (no lesson id here: an id can name what a question asks; the summary gives it)
+        self.prose(f"{lesson.topic} · level {lesson.level} · "
                    f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}", "")
         if lesson.intro:
             self.say()
@@ -282,7 +283,7 @@ class Player:
     def summary(self, finished: bool) -> None:
         state = "finished" if finished else "stopped"
         self.say()
-        self.prose(f"{state}: {self.flow.tally().text()}", "")
+        self.prose(f"{state}: {self.flow.tally().text()} ({self.lesson.id})", "")
 
 
 def run(args: argparse.Namespace) -> int:
