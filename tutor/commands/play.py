@@ -202,7 +202,7 @@ class Player:
             self.picture(spec)
         tty = stdin.isatty()
         if tty:
-            self.say("  (look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
+            self.prose("(look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
         while True:
             if tty:
                 self.out.write("  : ")
@@ -222,7 +222,7 @@ class Player:
         try:
             spec = parse_show(spec_text)
         except ValueError as exc:
-            self.say(f"  ? {exc}")
+            self.prose(f"? {exc}")
             return
         session = self.run.session if self.run is not None else None
         if session is None or not session.alive:
@@ -231,7 +231,7 @@ class Player:
         try:
             data = session.inspect(spec.what, spec.expr)
         except KernelError as exc:
-            self.say(f"  (the picture could not be drawn: {exc})")
+            self.prose(f"(the picture could not be drawn: {exc})")
             return
         self.block(render(data, width=self.width - 2).text(), "  ")
 
