@@ -5,25 +5,15 @@ the module tree's legend)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
-from tutor.kernel import Kernel, Session
+from tutor.kernel import Session
 from tutor.pictures import render_text
 
+from .test_inspect import run
+
 pytestmark = pytest.mark.kernel
-
-
-@pytest.fixture
-def session(kernel: Kernel) -> Iterator[Session]:
-    with kernel.open_session() as s:
-        yield s
-
-
-def run(s: Session, code: str) -> None:
-    reply = s.run_step(code)
-    assert reply["error"] is None, reply["error"]
 
 
 PREDICTIONS = re.compile(r"raises|RuntimeError|second time|can walk|again even|"
