@@ -12,7 +12,7 @@ import pytest
 
 from tutor.cli import main
 from tutor.markup import blocks, plain_text
-from tutor.wrap import fill, heading, terminal_width
+from tutor.wrap import fill, terminal_width, title_line
 
 
 def test_fill_breaks_between_words_and_keeps_examples_whole() -> None:
@@ -29,12 +29,12 @@ def test_fill_breaks_between_words_and_keeps_examples_whole() -> None:
 def test_a_long_heading_never_leaves_its_closing_mark_alone() -> None:
     title = "A residual block: identity = feature or feature.clone()?"
     for width in range(40, 70):
-        lines = heading(title, width).splitlines()
+        lines = title_line(title, width).splitlines()
         assert all(len(line) <= width for line in lines), width
         assert lines[0].startswith("== ") and lines[-1].endswith(" ==")
         assert all(line.strip() != "==" for line in lines)
         assert " ".join(" ".join(lines).split())[3:-3] == title
-    assert heading("Short", 80) == "== Short =="
+    assert title_line("Short", 80) == "== Short =="
 
 
 def test_terminal_width_reads_columns_and_stays_readable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,7 +7,7 @@ Pure: stdlib only.
 
     width = terminal_width(sys.stdout)            # the terminal's columns, 40..100
     print(fill("✗ not quite: ...", width, "  ", "    "))
-    print(heading("A long lesson title", width))  # == A long lesson title ==
+    print(title_line("A long lesson title", width))  # == A long lesson title ==
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def fill(text: str, width: int, first: str = "", rest: str | None = None,
     return "\n".join(out).replace(KEEP, " ")
 
 
-def heading(title: str, width: int, mark: str = "==") -> str:
+def title_line(title: str, width: int, mark: str = "==") -> str:
     """`== title ==`, wrapped so that the closing mark ends the last line of words
     (never a line of its own)."""
     room = max(1, width - 2 * (len(mark) + 1))

@@ -30,7 +30,7 @@ from tutor.lesson.model import Lesson, Prompt
 from tutor.markup import plain_inline, plain_text, plural
 from tutor.pictures import parse_show, render
 from tutor.safetext import json_dumps, sanitize
-from tutor.wrap import fill, heading, terminal_width
+from tutor.wrap import fill, terminal_width, title_line
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
@@ -240,7 +240,7 @@ class Player:
         lesson, flow = self.lesson, self.flow
         self.run = run
         steps = len(lesson.steps)
-        self.say(heading(plain_inline(lesson.title), self.width))
+        self.say(title_line(plain_inline(lesson.title), self.width))
         # (no lesson id here: an id can name what a question asks; the summary gives it)
         self.prose(f"{lesson.topic} · level {lesson.level} · "
                    f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}", "")
