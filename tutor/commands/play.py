@@ -38,11 +38,11 @@ from tutor.pictures import parse_show, render
 from tutor.progress import ProgressStore
 from tutor.redo import ask_again, queue
 from tutor.safetext import json_dumps, sanitize
+from tutor.wrap import fill, terminal_width, title_line
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
 QUIT_WORDS = {"quit", "exit", "q"}
-WIDTH = 78
 MARKS = {"correct": "✓ correct", "partial": "~ partly right", "incorrect": "✗ not quite"}
 
 
@@ -82,6 +82,7 @@ class Player:
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
+        self.width = terminal_width(out)  # prose is wrapped to it, between words
 
     # ------------------------------------------------------------------ input/output
     def read_line(self, stdin: TextIO, prompt: str = "> ") -> str | None:
@@ -115,11 +116,25 @@ class Player:
         """Everything play prints: lesson output included, so made terminal-safe."""
         print(sanitize(text), file=self.out, flush=True)
 
+    def prose(self, text: str, first: str = "  ", rest: str | None = None,
+              keep: tuple[str, ...] = ()) -> None:
+        """Our own words, wrapped between words (continuing under `rest`: by default
+        two columns in from `first`)."""
+        rest = " " * (len(first) + 2) if rest is None else rest
+        self.say(fill(text, self.width, first, rest, keep))
+
+    def value(self, label: str, text: str) -> None:
+        """A value as it is (printed output, a live value), its later lines under its
+        first: `  live:     pre` / `            forward`."""
+        lines = text.rstrip().split("\n")
+        pad = " " * len(label)
+        self.say("\n".join([label + lines[0], *(pad + line for line in lines[1:])]))
+
     def block(self, text: str, indent: str = "  ") -> None:
         self.say(textwrap.indent(text.rstrip(), indent))
 
-    def markdown(self, text: str, indent: str = "  ") -> None:
-        self.say(plain_text(text, WIDTH, indent))
+    def markdown(self, text: str, indent: str = "  ", first: str | None = None) -> None:
+        self.say(plain_text(text, self.width, indent, first))
 
     def code(self, code: str) -> None:
         for i, line in enumerate(code.rstrip().splitlines(), 1):
@@ -146,36 +161,38 @@ class Player:
     def ask(self, prompt: Prompt, stdin: TextIO) -> bool:
         """Ask until the answer counts; False when input ended or the learner quit."""
         flow = self.flow
-        self.say(f"\nQ{flow.question_number} of {flow.total_prompts}. "
-                 f"{plain_inline(prompt.ask)}")
+        number = f"Q{flow.question_number} of {flow.total_prompts}. "
+        self.say()
+        self.prose(plain_inline(prompt.ask), number, " " * len(number))
         for i, choice in enumerate(prompt.choices, 1):
-            self.say(f"     {i}. {plain_inline(choice)}")
+            self.prose(plain_inline(choice), f"     {i}. ", " " * (7 + len(str(i))))
         problem = flow.problem()
         if problem:
-            self.say(f"  (this question cannot be judged: {problem})")
+            self.prose(f"(this question cannot be judged: {problem})")
             return True
-        self.say(f"  {entry_line(prompt, flow.entry_examples())}")
+        examples = flow.entry_examples()
+        self.prose(entry_line(prompt, examples), keep=tuple(examples))
         while True:
             text = self.read_line(stdin)
             if text is None:
                 return False
             low = text.lower()
             if text.startswith(":"):
-                self.say("  ? Pictures show live values, so they open once this step's "
-                         "questions are answered.")
+                self.prose("? Pictures show live values, so they open once this step's "
+                           "questions are answered.")
                 continue
             if low in QUIT_WORDS:
                 return False
             if low in HINT_WORDS:
                 hint = flow.hint()
                 if hint:
-                    self.markdown(f"hint: {hint}")
+                    self.markdown(hint, "        ", "  hint: ")
                 else:
                     self.say("  (no hint for this one)")
                 continue
             if low in REVEAL_WORDS:
                 answer = flow.reveal()
-                self.say(f"  The live value: {answer.live}")
+                self.value("  The live value: ", answer.live)
                 self.explain(prompt)
                 self.record(prompt, answer)
                 return True
@@ -185,19 +202,18 @@ class Player:
             verdict = answer.verdict
             assert verdict is not None
             if not answer.counted:
-                self.say(f"  ? {verdict.message} Try again (or: hint, reveal).")
+                self.prose(f"? {verdict.message} Try again (or: hint, reveal).")
                 continue
             message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
-            self.say(f"  {MARKS[answer.status]}: {message}")
+            self.prose(f"{MARKS[answer.status]}: {message}")
             for detail in verdict.details:
-                self.say(f"    {detail}")
+                self.prose(detail, "    ")
             assert answer.attempt is not None
             guess = " (a guess)" if answer.attempt.confidence == "guess" else ""
-            said = answer.attempt.answer
-            self.say("  you said: " + said.replace("\n", "\n            ") + guess)
-            self.say("  live:     " + verdict.expected.rstrip().replace("\n", "\n            "))
+            self.value("  you said: ", answer.attempt.answer + guess)
+            self.value("  live:     ", verdict.expected)
             if verdict.feedback:
-                self.markdown(verdict.feedback, "  » ")
+                self.markdown(verdict.feedback, "    ", "  » ")
             self.explain(prompt)
             self.record(prompt, answer, message=verdict.message)
             return True
@@ -214,7 +230,7 @@ class Player:
             self.picture(spec)
         tty = stdin.isatty()
         if tty:
-            self.say("  (look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
+            self.prose("(look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
         while True:
             if tty:
                 self.out.write("  : ")
@@ -234,7 +250,7 @@ class Player:
         try:
             spec = parse_show(spec_text)
         except ValueError as exc:
-            self.say(f"  ? {exc}")
+            self.prose(f"? {exc}")
             return
         session = self.run.session if self.run is not None else None
         if session is None or not session.alive:
@@ -243,9 +259,9 @@ class Player:
         try:
             data = session.inspect(spec.what, spec.expr)
         except KernelError as exc:
-            self.say(f"  (the picture could not be drawn: {exc})")
+            self.prose(f"(the picture could not be drawn: {exc})")
             return
-        self.block(render(data, width=WIDTH).text(), "  ")
+        self.block(render(data, width=self.width - 2).text(), "  ")
 
     # ------------------------------------------------------------------ the lesson
     def play(self, run: LessonRun, stdin: TextIO) -> bool:
@@ -253,9 +269,10 @@ class Player:
         self.run = run
         steps = len(lesson.steps)
         heading = f"{self.heading}: " if self.heading else ""
-        self.say(f"== {heading}{plain_inline(lesson.title)} ==")
-        self.say(f"{lesson.id} · {lesson.topic} · level {lesson.level} · "
-                 f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}")
+        self.say(title_line(heading + plain_inline(lesson.title), self.width))
+        # (no lesson id here: an id can name what a question asks; the summary gives it)
+        self.prose(f"{lesson.topic} · level {lesson.level} · "
+                   f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}", "")
         if lesson.intro and flow.whole:
             self.say()
             self.markdown(lesson.intro, "")
@@ -272,7 +289,8 @@ class Player:
             outcome = run.run_through(step.index)
             if outcome is None or outcome.failure:
                 self.failure = outcome.failure if outcome else "the step did not run"
-                self.say(f"\n  ! {self.failure}")
+                self.say()
+                self.prose(f"! {self.failure}")
                 return True
             flow.outcome = outcome
             while flow.prompt is not None:
@@ -287,7 +305,8 @@ class Player:
                 self.say("  output:")
                 self.block(outcome.stdout, "    ")
             if outcome.error and outcome.unexpected_error:
-                self.say(f"  the step raised {outcome.error['name']}: {outcome.error['message']}")
+                self.prose(f"the step raised {outcome.error['name']}: "
+                           f"{outcome.error['message']}")
             if step.explain:
                 self.markdown(step.explain)
             if flow.advance() == "end":
@@ -297,7 +316,8 @@ class Player:
 
     def summary(self, finished: bool) -> None:
         state = "finished" if finished else "stopped"
-        self.say(f"\n{state}: {self.flow.tally().text()}")
+        self.say()
+        self.prose(f"{state}: {self.flow.tally().text()} ({self.lesson.id})", "")
 
 
 def run(args: argparse.Namespace) -> int:
