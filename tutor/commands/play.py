@@ -377,8 +377,10 @@ def waiting(store: ProgressStore, out: TextIO) -> None:
     questions = queue(store)
     if questions:
         due = sum(q.reason == "due" for q in questions)
-        print(f"to review: {plural(len(questions), 'question')} ({due} due now, "
-              f"{len(questions) - due} to redo): tutor play --review", file=out)
+        line = (f"to review: {plural(len(questions), 'question')} ({due} due now, "
+                f"{len(questions) - due} to redo): tutor play --review")
+        print(fill(line, terminal_width(out), rest="  ", keep=("tutor play --review",)),
+              file=out)
 
 
 def review(args: argparse.Namespace) -> int:
@@ -391,13 +393,14 @@ def review(args: argparse.Namespace) -> int:
         questions = queue(store)
         saving = None if args.no_progress else store
         if not questions:
-            print("Nothing to review: no question is due, and every question you answered "
-                  "wrong or revealed has been answered right since.", file=out)
+            print(fill("Nothing to review: no question is due, and every question you "
+                       "answered wrong or revealed has been answered right since.",
+                       terminal_width(out)), file=out)
             return 0
         due = sum(q.reason == "due" for q in questions)
-        print(f"{plural(len(questions), 'question')} to ask again ({due} due for review, "
-              f"{len(questions) - due} to redo); each runs its lesson's earlier steps "
-              "first.", file=out)
+        print(fill(f"{plural(len(questions), 'question')} to ask again ({due} due for "
+                   f"review, {len(questions) - due} to redo); each runs its lesson's "
+                   "earlier steps first.", terminal_width(out)), file=out)
         kernel = Kernel()
         kernel.start()
         right = asked = 0
