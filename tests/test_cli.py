@@ -126,6 +126,12 @@ def test_help_works(command: list[str]) -> None:
     assert tutor(*command).returncode == 0
 
 
+def test_version_names_the_distribution() -> None:
+    proc = tutor("--version")
+    assert proc.stdout.strip().startswith("tutor ")
+    assert "pytorch-tutor" in proc.stdout  # what to `pip install` / `pip show`
+
+
 def test_play_never_writes_escape_sequences_from_lesson_output(tmp_path: Path) -> None:
     lesson = tmp_path / "escape.yaml"
     lesson.write_text(
