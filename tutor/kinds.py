@@ -1,25 +1,19 @@
-"""The prediction kinds a prompt can have.
+"""The prediction kinds a prompt can have: the judge's kind registry.
 
-Shared by the lesson loader (validation, JSON Schema) and the judge (parsing and
-comparison).  Pure data: no torch, no textual.
+Each kind is one `Kind` record (tutor/judge/registry.py): its description, the
+answer entry's label and examples, how an answer is read and compared, how the
+live value is shown.  The lesson loader uses `KINDS` (name -> description) and
+`OUTCOME_KINDS`; the UI reads `REGISTRY[name].label`, `.examples`, `.entry` and
+`.note`, and `tutor.judge.entry_examples(spec, live)` for examples safe to show.
 """
 
 from __future__ import annotations
 
-KINDS: dict[str, str] = {
-    "number": "A single number, e.g. a gradient: 0.6, 1.6094, 6e-1, tensor(0.6000).",
-    "tensor": "A tensor by shape and values: tensor([3., 1.]) or [3, 1].",
-    "bool": "Yes or no: True/False, yes/no.",
-    "text": "An exact token such as a grad_fn name or a dtype; case is ignored.",
-    "choice": "One of the prompt's `choices`, by text or by number.",
-    "set": "Names in any order, e.g. state_dict keys: ['a', 'b'] or a, b.",
-    "list": "Names or values in order: ['a', 'b'] or a, b.",
-    "shape": "A shape: (2, 3), torch.Size([2, 3]) or 2x3.",
-    "dtype": "A dtype: torch.float32, float32, float, long.",
-    "exception": "The exception raised (RuntimeError), 'raises', or 'no error'.",
-    "same_storage": "Whether two tensors share memory: yes/no.",
-    "stdout": "What the step printed; whitespace differences are ignored.",
-}
+from tutor.judge.registry import ENTRIES, REGISTRY, Kind
+
+KINDS: dict[str, str] = {name: kind.description for name, kind in REGISTRY.items()}
 
 # Kinds whose prompt may omit `expect`: the live value is then the step's outcome.
-OUTCOME_KINDS = frozenset({"exception", "stdout"})
+OUTCOME_KINDS = frozenset(name for name, kind in REGISTRY.items() if kind.outcome)
+
+__all__ = ["ENTRIES", "KINDS", "OUTCOME_KINDS", "REGISTRY", "Kind"]

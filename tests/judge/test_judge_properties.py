@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from judge_obs import NONE
 
 from tutor.judge import JudgeSpec, Status, notation
-from tutor.judge.core import judge_strict
-from tutor.judge.dtypes import KNOWN, dtype_class
-from tutor.judge.parse_words import BUILTIN_MRO
+from tutor.judge.api import judge_strict
+from tutor.judge.base.dtypes import KNOWN, dtype_class
+from tutor.judge.reading.words import BUILTIN_MRO
 from tutor.kinds import KINDS
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -300,9 +300,12 @@ def test_notation_refuses_what_it_cannot_write() -> None:
     with pytest.raises(ValueError):
         notation(big, "tensor")
     with pytest.raises(ValueError):
-        notation({"type": "tensor", "dtype": "float32", "shape": [1000],
-                  "values": [0.123456] * 1000}, "tensor")  # fmt: skip
+        notation({"type": "tensor", "dtype": "float32", "shape": [10_000],
+                  "values": [i / 7 for i in range(10_000)]}, "tensor")  # fmt: skip
+    # a uniform tensor too long to write out is written as torch.full(...)
+    assert notation({"type": "tensor", "dtype": "float32", "shape": [1000],
+                     "values": [0.123456] * 1000}, "tensor") == "torch.full((1000,), 0.1235)"
     with pytest.raises(ValueError):
-        notation({"type": "str", "value": "x" * 3000}, "stdout")
+        notation({"type": "str", "value": "x" * 100_001}, "stdout")
     assert notation({"type": "size", "value": [200, 100]}, "shape") == "(200, 100)"
     assert not keyword.iskeyword("tensor")

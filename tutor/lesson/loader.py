@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from tutor.judge.verdict import Tolerance
+from tutor.judge import Tolerance
 from tutor.lesson import format as fmt
 from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
 from tutor.lesson.spec import Obj

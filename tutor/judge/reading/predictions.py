@@ -1,4 +1,4 @@
-"""What a learner's answer means, once read: one small type per kind."""
+"""What a learner's answer means, once read: one small type per kind of claim."""
 
 from __future__ import annotations
 
@@ -24,10 +24,6 @@ class Claims:
     device: str | None = None
     is_parameter: bool | None = None
 
-    def any(self) -> bool:
-        return any(v is not None for v in (self.requires_grad, self.grad_fn, self.device,
-                                            self.is_parameter))  # fmt: skip
-
 
 @dataclass(frozen=True)
 class NumP:
@@ -37,11 +33,12 @@ class NumP:
 
 @dataclass(frozen=True)
 class TensorP:
-    shape: tuple[int, ...]
-    leaves: tuple[Leaf, ...]
+    shape: tuple[int, ...] | None  # None: not stated ("zeros")
+    leaves: tuple[Leaf, ...]  # row-major; for a uniform tensor, its one value
     dtype: str | None = None  # stated with dtype=
     implied: str | None = None  # dtype class the notation implies: float/int/bool/complex
     claims: Claims = Claims()
+    uniform: bool = False  # zeros(2, 3), ones(4), full((2, 2), 7.), "zeros"
 
 
 @dataclass(frozen=True)
@@ -117,13 +114,16 @@ def _nested(leaves: tuple[Leaf, ...], shape: tuple[int, ...]) -> str:
 
 
 def pred_text(pred: Pred) -> str:
-    """A prediction written back compactly, for messages."""
+    """A prediction written back compactly, for messages (the learner's own claim)."""
     if isinstance(pred, NoneP):
         return "None"
     if isinstance(pred, NumP):
         return leaf_text(pred.lit)
     if isinstance(pred, TensorP):
-        return f"tensor({_nested(pred.leaves, pred.shape)})"
+        if pred.uniform:
+            value = leaf_text(pred.leaves[0]) if pred.leaves else "?"
+            return f"all {value}" if pred.shape is None else f"full({fmt_shape(pred.shape)}, {value})"
+        return f"tensor({_nested(pred.leaves, pred.shape or ())})"
     if isinstance(pred, BoolP):
         return str(pred.value)
     if isinstance(pred, TextP):

@@ -1,24 +1,33 @@
 """A recursive-descent parser for the prediction grammar.
 
-    value  := ['+' | '-'] number ['/' number | ('+' | '-') imaginary]
-            | string | <angle> | name ['(' args ')']
-            | '[' items ']' | '(' items ')' | '{' items | pairs '}'
-            | 'Parameter' 'containing' ':' value
-    items  := [value (',' value)*] [',']
-    args   := [arg (',' arg)*] [',']      arg := name '=' value | value
+    value   := sum
+    sum     := product (('+' | '-') product)*
+    product := signed (('*' | '/' | '×') signed)*
+    signed  := ['+' | '-'] power                 (one sign: `--1` is refused)
+    power   := primary [('**' | '^') signed]
+    primary := number | string | <angle> | name ['(' args ')']
+             | '[' items ']' | '(' items ')' | '{' items | pairs '}'
+             | 'Parameter' 'containing' ':' value
+    items   := [value (',' value)*] [',']
+    args    := [arg (',' arg)*] [',']      arg := name '=' value | value
 
-It builds plain nodes; each kind decides what the nodes mean. Nothing here
-evaluates anything, and depth is bounded by the lexer.
+Arithmetic is applied as it is read, on numbers only (`3/5`, `3*ln(5)+5`,
+`2**-3`); `pi` and `e` are numbers inside arithmetic, and names elsewhere.
+Everything else becomes plain nodes, whose meaning each kind decides.  Nothing
+here evaluates text, sums and products are loops, and depth is bounded by the
+lexer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import InvalidPrediction
+from ..base.errors import InvalidPrediction
+from ..base.parts import Said
+from ..base.text import NONE_WORDS
+from . import numbers as nums
 from .lexer import Token, tokenize
-from .numbers import NumLit, bool_lit, fraction, read_number, special_lit
-from .text import NONE_WORDS
+from .numbers import NumLit
 
 
 @dataclass(frozen=True)
@@ -73,9 +82,62 @@ class Call:
 
 Node = Num | Cplx | Str | Name | NoneV | BoolV | Angle | Seq | Call
 
+_ZERO = NumLit(0, "0", 0, 1, True)
+_MUL = {"*": "*", "\u00d7": "*", "/": "/"}
 
-def _zero() -> NumLit:
-    return NumLit(0, "0", 0, 0, True)
+
+def as_number(node: Node) -> Num | Cplx | None:
+    """A node that is a number: a literal, a computed value, or a constant name."""
+    if isinstance(node, (Num, Cplx)):
+        return node
+    if isinstance(node, Name):
+        lit = nums.constant_lit(node.value) or nums.special_lit(node.value)
+        return Num(lit) if lit else None
+    return None
+
+
+def _real(node: Num | Cplx, op: str) -> NumLit:
+    if isinstance(node, Cplx):
+        raise InvalidPrediction(f"I compute with complex numbers only by + and -, not {op}.",
+                                how=False)
+    return node.lit
+
+
+def _operand(node: Node, op: str) -> Num | Cplx:
+    num = as_number(node)
+    if num is not None:
+        return num
+    if isinstance(node, Name):
+        raise InvalidPrediction("I compute only with numbers, and ", Said(node.value),
+                                " is not one I know.")
+    raise InvalidPrediction(f"I compute ({op}) only with numbers: write the values themselves.")
+
+
+def arith(op: str, left: Node, right: Node) -> Num | Cplx:
+    a, b = _operand(left, op), _operand(right, op)
+    if op in "+-" and (isinstance(a, Cplx) or isinstance(b, Cplx)):
+        ar, ai = (a.real, a.imag) if isinstance(a, Cplx) else (a.lit, _ZERO)
+        br, bi = (b.real, b.imag) if isinstance(b, Cplx) else (b.lit, _ZERO)
+        real = br.negated() if op == "-" else br
+        imag = bi.negated() if op == "-" else bi
+        return Cplx(_add(ar, real), _add(ai, imag))
+    return Num(nums.combine(op, _real(a, op), _real(b, op)))
+
+
+def _add(a: NumLit, b: NumLit) -> NumLit:
+    """Add the parts of complex numbers; a zero part added keeps the other as typed."""
+    if a is _ZERO or a.value == 0 and a.is_int:
+        return b
+    if b is _ZERO or b.value == 0 and b.is_int:
+        return a
+    return nums.combine("+", a, b)
+
+
+def negate(node: Node) -> Node:
+    num = _operand(node, "-")
+    if isinstance(num, Cplx):
+        return Cplx(num.real.negated(), num.imag.negated())
+    return Num(num.lit.negated())
 
 
 class _Parser:
@@ -93,6 +155,10 @@ class _Parser:
     def at(self, text: str) -> bool:
         return self.tok.kind == "OP" and self.tok.text == text
 
+    def at_op(self, ops: str | tuple[str, ...]) -> str | None:
+        tok = self.tok
+        return tok.text if tok.kind == "OP" and tok.text in ops else None
+
     def next(self) -> Token:
         tok = self.tok
         self.i = min(self.i + 1, len(self.tokens) - 1)
@@ -108,18 +174,58 @@ class _Parser:
         if tok.kind == "EOF":
             raise InvalidPrediction("The answer ends too early" + (f": {what}." if what else "."))
         shown = tok.text if tok.kind != "STR" else repr(tok.text)
-        raise InvalidPrediction(
-            f"I can't read the answer at {shown!r}" + (f" ({what})." if what else ".")
-        )
+        raise InvalidPrediction("I can't read the answer at ", Said(repr(shown), 40),
+                                f" ({what})." if what else ".")
 
-    # value := ...
+    # value := sum
     def value(self) -> Node:
-        tok = self.tok
-        if tok.kind == "OP" and tok.text in "+-":
+        node = self.product()
+        while (op := self.at_op("+-")) is not None:
             self.next()
-            return self.unsigned_number(negative=tok.text == "-")
-        if tok.kind == "NUM" or tok.kind == "NAME" and special_lit(tok.text) is not None:
-            return self.unsigned_number()
+            node = arith(op, node, self.product())
+        return node
+
+    def product(self) -> Node:
+        node = self.signed()
+        while (op := self.at_op(("*", "/", "\u00d7"))) is not None:
+            self.next()
+            node = arith(_MUL[op], node, self.signed())
+        return node
+
+    def signed(self) -> Node:
+        op = self.at_op("+-")
+        if op is None:
+            return self.power()
+        self.next()
+        if self.at_op("+-"):
+            self.fail("one sign is enough")
+        num = _operand(self.power(), op)
+        return negate(num) if op == "-" else num
+
+    def power(self) -> Node:
+        """primary (** signed)*, folded from the right, with each operand's sign
+        applied after its own power (`-2**2` is -4, as in Python)."""
+        chain: list[tuple[str | None, Node]] = [(None, self.primary())]
+        while self.at_op(("**", "^")):
+            self.next()
+            sign = self.at_op("+-")
+            if sign is not None:
+                self.next()
+            chain.append((sign, self.primary()))
+        if len(chain) == 1:
+            return chain[0][1]
+        sign, result = chain[-1]
+        result = negate(result) if sign == "-" else result
+        for sign, base in reversed(chain[:-1]):
+            result = arith("**", base, result)
+            if sign == "-":
+                result = negate(result)
+        return result
+
+    def primary(self) -> Node:
+        tok = self.tok
+        if tok.kind == "NUM":
+            return self.number()
         if tok.kind == "STR":
             self.next()
             return Str(tok.text)
@@ -142,47 +248,11 @@ class _Parser:
         self.fail()
         raise AssertionError  # unreachable
 
-    def unsigned_number(self, negative: bool = False) -> Num | Cplx:
-        """A number; `negative` when a '-' came before it (it applies to the
-        real part only: -1+2j is (-1)+2j)."""
-        tok = self.next()
-        special = special_lit(tok.text) if tok.kind == "NAME" else None
-        if special is not None:
-            lit = special.negated() if negative else special
-        elif tok.kind == "NUM":
-            if tok.text[-1] in "jJ":
-                imag = read_number(tok.text[:-1])
-                return Cplx(_zero(), imag.negated() if negative else imag)
-            lit = read_number(tok.text)
-            if self.at("/") and self.peek().kind == "NUM":
-                self.next()
-                lit = fraction(lit, read_number(self.next().text))
-                return Num(lit.negated() if negative else lit)
-            lit = lit.negated() if negative else lit
-        else:
-            self.i -= 1
-            self.fail("expected a number")
-            raise AssertionError  # unreachable
-        imag = self.imaginary()
-        return Num(lit) if imag is None else Cplx(lit, imag)
-
-    def imaginary(self) -> NumLit | None:
-        """`+2j`, `-0.5j`, `+nanj` after a real part."""
-        nxt = self.peek()
-        if not (self.tok.kind == "OP" and self.tok.text in "+-"):
-            return None
-        if nxt.kind == "NUM" and nxt.text[-1] in "jJ":
-            imag = read_number(nxt.text[:-1])
-        elif nxt.kind == "NAME" and nxt.text[-1:] in ("j", "J"):
-            special = special_lit(nxt.text[:-1])
-            if special is None:
-                return None
-            imag = special
-        else:
-            return None
-        sign = self.next().text
-        self.next()
-        return imag.negated() if sign == "-" else imag
+    def number(self) -> Num | Cplx:
+        text = self.next().text
+        if text[-1] in "jJ":
+            return Cplx(_ZERO, nums.read_number(text[:-1]))
+        return Num(nums.read_number(text))
 
     def name(self) -> Node:
         tok = self.next()
@@ -191,6 +261,13 @@ class _Parser:
             return NoneV()
         if low in ("true", "false"):
             return BoolV(low == "true")
+        special = nums.special_lit(tok.text)
+        if special is not None:
+            return Num(special)
+        if tok.text[-1:] in ("j", "J"):
+            imag = nums.special_lit(tok.text[:-1])  # nanj, infj
+            if imag is not None:
+                return Cplx(_ZERO, imag)
         if tok.text == "Parameter" and self.tok.kind == "NAME" and self.tok.text == "containing":
             self.next()
             if self.at(":"):
@@ -213,9 +290,13 @@ class _Parser:
             self.next()
         self.expect(")")
         if low == "float" and len(args) == 1 and isinstance(args[0], Str) and not kwargs:
-            lit = special_lit(args[0].value)
+            lit = nums.special_lit(args[0].value)
             if lit is not None:
                 return Num(lit)
+        func = nums.function_name(tok.text)
+        if func is not None and len(args) == 1 and not kwargs:
+            arg = _operand(args[0], func)
+            return Num(nums.apply(func, _real(arg, func)))
         return Call(tok.text, tuple(args), kwargs)
 
     def items_with_comma(self, close: str) -> tuple[tuple[Node, ...], bool]:
@@ -274,6 +355,9 @@ def parse_value(text: str) -> Node:
     return node
 
 
+_SEPARATOR_WORDS = frozenset({"and", "or"})
+
+
 def parse_items(text: str) -> tuple[Node, ...] | None:
     """Zero or more values separated by commas or spaces (`a, b` or `a b`).
 
@@ -286,7 +370,7 @@ def parse_items(text: str) -> tuple[Node, ...] | None:
         items.append(p.value())
         if p.at(","):
             p.next()
-        if items and p.tok.kind == "NAME" and p.tok.text.casefold() in ("and", "or"):
+        if items and p.tok.kind == "NAME" and p.tok.text.casefold() in _SEPARATOR_WORDS:
             p.next()  # "a, b and c" / "0 or 2": a plain-language separator
     if len(items) == 1:
         return None
@@ -295,5 +379,5 @@ def parse_items(text: str) -> tuple[Node, ...] | None:
 
 __all__ = [
     "Angle", "BoolV", "Call", "Cplx", "Name", "Node", "NoneV", "Num", "Seq", "Str",
-    "bool_lit", "parse_items", "parse_value",
+    "as_number", "parse_items", "parse_value",
 ]  # fmt: skip

@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from .errors import MAX_CHARS, InvalidPrediction
+from .parts import short
 
 NONE_WORDS = frozenset({"none", "null", "nil"})
 
@@ -20,6 +21,9 @@ _CHAR_MAP = str.maketrans(
         "\u201d": '"',
         "\u201e": '"',
         "\u00a0": " ",
+        "\u00f7": "/",  # division sign
+        "\u03c0": "pi",  # the letter pi
+        "\u2026": "...",
     }
 )
 
@@ -29,13 +33,16 @@ _WS = re.compile(r"\s+")
 def check_length(text: str) -> None:
     if len(text) > MAX_CHARS:
         raise InvalidPrediction(
-            f"That answer is too long ({len(text)} characters; the limit is {MAX_CHARS})."
+            f"That answer is too long ({len(text):,} characters; the limit is {MAX_CHARS:,}).",
+            how=False,
         )
 
 
 def normalise_chars(text: str) -> str:
-    """NFKC (full-width digits and brackets become ASCII), unicode minus and
-    curly quotes become ASCII."""
+    """NFKC (full-width digits and brackets become ASCII), unicode minus, curly
+    quotes, the division sign and the letter pi become ASCII."""
+    if text.isascii():
+        return text
     return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
 
 
@@ -67,6 +74,5 @@ def collapse(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def short(text: str, limit: int = 60) -> str:
-    """Shorten `text` for a message."""
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+__all__ = ["NONE_WORDS", "check_length", "clean", "collapse", "normalise_chars", "short",
+           "strip_noise"]

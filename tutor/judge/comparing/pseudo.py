@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Cplx
-from .numbers import NumLit
-from .obs import Obs
-from .parse_words import BUILTIN_MRO
-from .predictions import (
+from ..base.obs import Obs, numel
+from ..base.text import NONE_WORDS
+from ..reading.grammar import Cplx
+from ..reading.numbers import NumLit
+from ..reading.predictions import (
     BoolP,
     ChoiceP,
     DtypeP,
@@ -27,7 +27,9 @@ from .predictions import (
     TensorP,
     TextP,
 )  # fmt: skip
-from .text import NONE_WORDS
+from ..reading.words import BUILTIN_MRO
+
+MAX_VALUES = 10_000  # a pseudo tensor bigger than this is sent as the kernel would: truncated
 
 _IMPLIED_DTYPE = {"float": "float32", "int": "int64", "bool": "bool", "complex": "complex64"}
 
@@ -70,11 +72,17 @@ def _nest(flat: list[Any], shape: tuple[int, ...]) -> Any:
 def _tensor(p: TensorP) -> Obs:
     dtype = p.dtype or _IMPLIED_DTYPE.get(p.implied or "float", "float32")
     grad_fn = p.claims.grad_fn if p.claims.grad_fn not in (None, "None") else None
+    shape = p.shape or ()
+    flat = [_leaf_value(x, dtype) for x in p.leaves]
+    if p.uniform:
+        flat = flat * numel(shape) if numel(shape) <= MAX_VALUES else []
+    values: dict[str, Any] = (
+        {"values": _nest(flat, shape)} if len(flat) == numel(shape) else {"truncated": True})
     return {
         "type": "tensor",
         "dtype": dtype,
-        "shape": list(p.shape),
-        "values": _nest([_leaf_value(x, dtype) for x in p.leaves], p.shape),
+        "shape": list(shape),
+        **values,
         "requires_grad": bool(p.claims.requires_grad or grad_fn),
         "is_leaf": grad_fn is None,
         "grad_fn": grad_fn,

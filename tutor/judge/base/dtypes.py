@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from .errors import InvalidPrediction
+from .parts import Said
 
 ALIASES: dict[str, str] = {
     "float": "float32",
@@ -57,9 +59,7 @@ def canonical(text: str) -> str | None:
 def read_dtype(text: str) -> str:
     name = canonical(text)
     if name is None:
-        raise InvalidPrediction(
-            f"{text!r} is not a dtype I know. Try torch.float32, float64, int64, long, bool..."
-        )
+        raise InvalidPrediction(Said(repr(text.strip())), " is not a dtype I know.")
     return name
 
 
@@ -76,5 +76,18 @@ def dtype_class(name: str) -> str:
     return "other"
 
 
-def show(name: str) -> str:
-    return f"torch.{name}"
+# Bits of mantissa of the floating dtypes: their resolution (see `spacing`).
+MANTISSA_BITS = {
+    "float64": 52, "float32": 23, "float16": 10, "bfloat16": 7, "float8_e4m3fn": 3,
+    "float8_e4m3fnuz": 3, "float8_e5m2": 2, "float8_e5m2fnuz": 2, "complex128": 52,
+    "complex64": 23, "complex32": 10,
+}  # fmt: skip
+
+
+def spacing(value: float, dtype: str) -> float:
+    """The gap between `value` and the next number the float dtype can hold
+    (its resolution there); 0 for integer dtypes, whose values are exact."""
+    bits = MANTISSA_BITS.get(dtype)
+    if bits is None or value == 0 or not math.isfinite(value):
+        return 0.0
+    return math.ldexp(1.0, math.frexp(abs(value))[1] - 1 - bits)

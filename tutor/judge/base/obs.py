@@ -1,16 +1,22 @@
-"""Reading observations (docs/observations.md): plain dicts from the kernel."""
+"""Reading observations (docs/observations.md): plain dicts from the kernel.
+
+Every accessor tolerates a malformed observation (a missing key, a value of the
+wrong type): the judge is handed whatever the kernel sent.
+"""
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from . import dtypes
-from .numbers import as_live
 
 Obs = dict[str, Any]
 Scalar = int | float | complex
+
+_CLASS_REPR = re.compile(r"<(?:class|enum)\s+'([\w.]+)'>")
 
 
 def otype(obs: object) -> str:
@@ -23,6 +29,17 @@ def is_none(obs: Obs) -> bool:
 
 def truncated(obs: Obs) -> bool:
     return bool(obs.get("truncated"))
+
+
+def as_live(value: object) -> int | float:
+    """A live scalar from an observation (`"nan"`, `"inf"`, bools as 0/1)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str) and value in ("nan", "inf", "-inf"):
+        return float(value)
+    raise TypeError(f"not a live number: {value!r}")
 
 
 def _leaf(value: object, complex_dtype: bool) -> Scalar | bool:
@@ -41,6 +58,10 @@ def tensor_dtype(obs: Obs) -> str:
     return str(obs.get("dtype", "float32"))
 
 
+def numel(shape: tuple[int, ...]) -> int:
+    return math.prod(shape)
+
+
 def tensor_leaves(obs: Obs) -> list[Scalar | bool] | None:
     """The tensor's elements in row-major order, or None when values are missing."""
     if "values" not in obs or truncated(obs):
@@ -48,20 +69,14 @@ def tensor_leaves(obs: Obs) -> list[Scalar | bool] | None:
     is_complex = dtypes.dtype_class(tensor_dtype(obs)) == "complex"
     ndim = len(tensor_shape(obs))
     out: list[Scalar | bool] = []
-
-    def walk(v: object, depth: int) -> None:
+    stack: list[tuple[object, int]] = [(obs["values"], 0)]
+    while stack:  # depth-first, left to right, without recursion
+        v, depth = stack.pop()
         if depth < ndim and isinstance(v, list):
-            for x in v:
-                walk(x, depth + 1)
+            stack.extend((x, depth + 1) for x in reversed(v))
         else:
             out.append(_leaf(v, is_complex))
-
-    walk(obs["values"], 0)
     return out
-
-
-def numel(shape: tuple[int, ...]) -> int:
-    return math.prod(shape)
 
 
 def single_number(obs: Obs) -> Scalar | bool | None:
@@ -80,6 +95,17 @@ def single_number(obs: Obs) -> Scalar | bool | None:
     return None
 
 
+def number_dtype(obs: Obs) -> str:
+    """The dtype a live number was computed in: a tensor's own, float64 for a
+    Python float, int64 for an int or a bool."""
+    t = otype(obs)
+    if t == "tensor":
+        return tensor_dtype(obs)
+    if t in ("float", "complex"):
+        return "float64"
+    return "int64"
+
+
 def items(obs: Obs) -> list[Obs] | None:
     """Items of a list/tuple/set, or the keys of a dict; None for other types."""
     t = otype(obs)
@@ -88,6 +114,15 @@ def items(obs: Obs) -> list[Obs] | None:
     if t == "dict":
         return [pair[0] for pair in obs.get("items", [])]
     return None
+
+
+def class_path(obs: Obs) -> str | None:
+    """For a class object (`type(x.shape)`, `torch.Tensor`), its dotted path
+    (`torch.Size`); None for anything else."""
+    if otype(obs) != "object":
+        return None
+    m = _CLASS_REPR.fullmatch(str(obs.get("repr", "")).strip())
+    return m.group(1) if m else None
 
 
 def token(obs: Obs) -> str | None:
@@ -99,6 +134,8 @@ def token(obs: Obs) -> str | None:
         return str(obs.get("name", ""))
     if t in ("dtype", "device"):
         return str(obs.get("value", ""))
+    if t == "object" and class_path(obs):
+        return class_path(obs)
     if t in ("module", "object"):
         return str(obs.get("class", ""))
     if t == "exception":

@@ -1,9 +1,11 @@
-"""What the judge says about one prediction."""
+"""What the judge says about one prediction, and what it needs to know about a prompt."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+
+from .parts import Msg, Part
 
 
 class Status(str, Enum):
@@ -46,3 +48,26 @@ class Verdict:
     @property
     def passed(self) -> bool:
         return self.status is Status.CORRECT
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A comparer's finding, before it is shown: never `invalid` (only a reader
+    can refuse an answer)."""
+
+    status: Status
+    message: Msg
+    details: tuple[Msg, ...] = ()
+
+
+def correct(*message: Part, details: tuple[Msg, ...] = ()) -> Outcome:
+    return Outcome(Status.CORRECT, message, details)
+
+
+def partial(*message: Part, details: tuple[Msg, ...] = ()) -> Outcome:
+    return Outcome(Status.PARTIAL, message, details)
+
+
+def incorrect(*message: Part, details: tuple[Msg, ...] = ()) -> Outcome:
+    return Outcome(Status.INCORRECT, message, details)
+

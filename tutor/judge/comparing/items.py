@@ -1,0 +1,373 @@
+"""Comparing set and list predictions with observations.
+
+Items are paired through an index of the live items (strings and names by key,
+numbers sorted by value, tensors by shape, sequences by length), so that a
+thousand typed items against a thousand live ones cost a few thousand
+comparisons, not a million.  `item_matches` is the one rule of what matches;
+the index only proposes candidates to it.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+
+from ..base import dtypes
+from ..base.obs import (
+    Obs,
+    class_path,
+    is_none,
+    items,
+    key,
+    number_dtype,
+    otype,
+    single_number,
+    tensor_dtype,
+    tensor_leaves,
+    tensor_shape,
+)  # fmt: skip
+from ..base.parts import Item, Live, Part, Said
+from ..base.text import NONE_WORDS
+from ..base.verdict import Outcome, Status, Tolerance, correct, incorrect, partial
+from ..reading.grammar import Num, parse_value
+from ..reading.numbers import NumLit
+from ..reading.predictions import (
+    BoolP,
+    NoneP,
+    NumP,
+    Pred,
+    SeqP,
+    ShapeP,
+    TensorP,
+    TextP,
+    pred_text,
+)  # fmt: skip
+from ..reading.tensors import seq_as_tensor
+from ..reading.words import exception_name, text_key
+from .names import name_matches, typed_forms
+from .numbers import EXACT_STEPS
+from .values import compare_tensor, leaf_matches, live_shape
+
+MATCH_BUDGET = 20_000  # costly comparisons (tensors, nested lists) for one answer
+MISSES_PER_ITEM = 64  # candidates tried for one typed item before giving up on it
+
+
+def item_matches(p: Pred, obs: Obs, tol: Tolerance | None) -> bool:
+    """Is the typed item `p` the live item `obs`?"""
+    if isinstance(p, NoneP):
+        return is_none(obs)
+    if isinstance(p, TextP):
+        return name_matches(p.token, obs)
+    if isinstance(p, NumP):
+        if otype(obs) == "str":  # a child named '0' typed as 0
+            return isinstance(p.lit, NumLit) and p.lit.text == obs.get("value")
+        v = single_number(obs)
+        return v is not None and leaf_matches(p.lit, v, number_dtype(obs), tol)
+    if isinstance(p, BoolP):
+        return otype(obs) == "bool" and bool(obs.get("value")) == p.value
+    if isinstance(p, TensorP):
+        return compare_tensor(p, obs, tol).status is Status.CORRECT
+    if isinstance(p, ShapeP):
+        return otype(obs) in ("size", "list", "tuple") and live_shape(obs) == p.dims
+    if isinstance(p, SeqP):
+        t = otype(obs)
+        if t == "tensor":
+            tensor = seq_as_tensor(p)
+            return tensor is not None and compare_tensor(tensor, obs, tol).status is Status.CORRECT
+        if t == "size":
+            dims = [x.lit.value for x in p.items if isinstance(x, NumP)
+                    and isinstance(x.lit, NumLit) and isinstance(x.lit.value, int)]
+            return len(dims) == len(p.items) and tuple(dims) == live_shape(obs)
+        its = items(obs)
+        return (its is not None and len(its) == len(p.items)
+                and all(item_matches(a, b, tol) for a, b in zip(p.items, its, strict=False)))
+    return False
+
+
+def _name_keys(obs: Obs) -> list[str]:
+    """The keys a live item can be named by (a superset: `item_matches` decides)."""
+    t = otype(obs)
+    if t == "str":
+        value = str(obs.get("value", ""))
+        out = [value.casefold()]
+        canon = dtypes.canonical(value)
+        return out + [canon] if canon else out
+    if t == "none":
+        return ["none"]
+    if t == "grad_fn":
+        return [str(obs.get("name", "")).casefold()]
+    if t == "dtype":
+        return [str(obs.get("value", ""))]
+    if t == "device":
+        value = str(obs.get("value", "")).casefold()
+        return [value, value.split(":")[0]]
+    if t == "exception":
+        return [exception_name(str(obs.get("name", "")))]
+    path = class_path(obs)
+    if path is not None:
+        return [path.rsplit(".", 1)[-1].casefold()]
+    if t in ("module", "object"):
+        return [str(obs.get("class", "")).casefold(), text_key(str(obs.get("repr", "")))]
+    if t == "bool":
+        return [str(bool(obs.get("value"))).casefold()]
+    return []
+
+
+def _typed_keys(token: str) -> set[str]:
+    keys = set()
+    for form in typed_forms(token):
+        k = text_key(form)
+        keys |= {k, k.removesuffix("()"), k.rsplit(".", 1)[-1].removesuffix("()"),
+                 exception_name(k)}
+        canon = dtypes.canonical(form.strip())
+        if canon:
+            keys.add(canon)
+        if k in NONE_WORDS:
+            keys.add("none")
+        if k.startswith("device("):
+            keys.add(k.split("'")[1] if "'" in k else k)
+    return keys
+
+
+def _max_resolution(t: float, lives_dtypes: set[str]) -> float:
+    probe = abs(t) * 1.1 + 1e-300
+    return max((dtypes.spacing(probe, d) for d in lives_dtypes), default=0.0)
+
+
+def _window(lit: NumLit, lives_dtypes: set[str], tol: Tolerance | None) -> float:
+    """How far from the typed value a matching live number can be (a bound for
+    the search; the number rule itself decides)."""
+    t = float(lit.value)
+    if not math.isfinite(t):
+        return 0.0
+    res = _max_resolution(t, lives_dtypes)
+    if tol is not None:
+        return math.inf if tol.rtol >= 0.5 else (tol.atol + tol.rtol * abs(t)) * 2 + 2 * res
+    if lit.exact:
+        return EXACT_STEPS * res * 2 + 1e-12 * abs(t) + 1e-300
+    return max(abs(t) / 19, res) * 1.01 + 4 * math.ulp(t)
+
+
+class _Index:
+    """The live items, by what they can be found by."""
+
+    def __init__(self, lives: list[Obs]) -> None:
+        self.lives = lives
+        self.taken = [False] * len(lives)
+        self.names: dict[str, list[int]] = {}
+        self.strs: dict[str, list[int]] = {}
+        self.by_type: dict[str, list[int]] = {}
+        self.shapes: dict[tuple[int, ...], list[int]] = {}
+        self.lengths: dict[int, list[int]] = {}
+        self.complex: list[int] = []
+        numbers: list[tuple[float, int]] = []
+        self.dtypes: set[str] = set()
+        for j, obs in enumerate(lives):
+            t = otype(obs)
+            self.by_type.setdefault(t, []).append(j)
+            for k in _name_keys(obs):
+                self.names.setdefault(k, []).append(j)
+            if t == "str":
+                self.strs.setdefault(str(obs.get("value", "")), []).append(j)
+            if t == "tensor":
+                self.shapes.setdefault(tensor_shape(obs), []).append(j)
+            if t == "size":
+                self.lengths.setdefault(len(obs.get("value", ())), []).append(j)
+            its = items(obs)
+            if its is not None:
+                self.lengths.setdefault(len(its), []).append(j)
+            try:
+                v = single_number(obs)
+            except (TypeError, ValueError):
+                v = None
+            if isinstance(v, complex):
+                self.complex.append(j)
+            elif v is not None and not (isinstance(v, float) and math.isnan(v)):
+                numbers.append((float(v), j))
+                self.dtypes.add(number_dtype(obs))
+            elif v is not None:
+                self.complex.append(j)  # nan: checked one by one
+        numbers.sort()
+        self.values = [v for v, _ in numbers]
+        self.order = [j for _, j in numbers]
+        self.next_free = list(range(len(numbers) + 1))  # union-find: next untaken position
+
+    def _free(self, pos: int) -> int:
+        root = pos
+        while self.next_free[root] != root:
+            root = self.next_free[root]
+        while self.next_free[pos] != root:  # path compression
+            self.next_free[pos], pos = root, self.next_free[pos]
+        return root
+
+    def take(self, j: int) -> None:
+        self.taken[j] = True
+
+    def _numbers_near(self, lit: NumLit, tol: Tolerance | None) -> Iterator[int]:
+        t = float(lit.value)
+        w = _window(lit, self.dtypes, tol)
+        lo, hi = bisect_left(self.values, t - w), bisect_right(self.values, t + w)
+        pos = self._free(lo)
+        while pos < hi:
+            j = self.order[pos]
+            if self.taken[j]:
+                self.next_free[pos] = pos + 1  # skipped for good by every later search
+            else:
+                yield j
+            pos = self._free(pos + 1)
+
+    def candidates(self, p: Pred, tol: Tolerance | None) -> Iterator[int]:
+        """Live items `p` may be (a superset, in a sensible order)."""
+        if isinstance(p, NoneP):
+            yield from self.by_type.get("none", [])
+        elif isinstance(p, TextP):
+            seen: set[int] = set()
+            for k in _typed_keys(p.token):
+                for j in self.names.get(k, []):
+                    if j not in seen:
+                        seen.add(j)
+                        yield j
+            num = _number_of(p.token)
+            if num is not None:
+                yield from self._numbers_near(num, tol)
+        elif isinstance(p, NumP):
+            if isinstance(p.lit, NumLit):
+                yield from self.strs.get(p.lit.text, [])
+                yield from self._numbers_near(p.lit, tol)
+            else:
+                yield from self._numbers_near(p.lit.real, tol)
+            yield from self.complex
+        elif isinstance(p, BoolP):
+            yield from self.by_type.get("bool", [])
+        elif isinstance(p, TensorP):
+            if p.shape is None:
+                yield from self.by_type.get("tensor", [])
+            else:
+                yield from self.shapes.get(p.shape, [])
+            if len(p.leaves) == 1 and not p.uniform:
+                leaf = p.leaves[0]
+                if isinstance(leaf, NumLit):
+                    yield from self._numbers_near(leaf, tol)
+        elif isinstance(p, ShapeP):
+            yield from self.lengths.get(len(p.dims), [])
+        elif isinstance(p, SeqP):
+            yield from self.lengths.get(len(p.items), [])
+            tensor = seq_as_tensor(p)
+            if tensor is not None:
+                yield from self.shapes.get(tensor.shape or (), [])
+
+
+def _number_of(token: str) -> NumLit | None:
+    """A quoted number ('1.5') may name a live number."""
+    if not token or len(token) > 60 or not (token[0].isdigit() or token[0] in "+-."):
+        return None
+    try:
+        node = parse_value(token)
+    except Exception:  # noqa: BLE001 - anything unreadable is simply not a number
+        return None
+    return node.lit if isinstance(node, Num) else None
+
+
+_COSTLY = (TensorP, SeqP)
+
+
+def _match(preds: list[Pred], lives: list[Obs], tol: Tolerance | None) -> dict[int, int]:
+    """Pairs typed index -> live index: same positions first, then through the index."""
+    index = _Index(lives)
+    pairs: dict[int, int] = {}
+    budget = MATCH_BUDGET
+    for i, p in enumerate(preds[: len(lives)]):
+        if isinstance(p, _COSTLY):
+            budget -= 1
+            if budget < 0:
+                break
+        if item_matches(p, lives[i], tol):
+            pairs[i] = i
+            index.take(i)
+    for i, p in enumerate(preds):
+        if i in pairs:
+            continue
+        misses = 0
+        for j in index.candidates(p, tol):
+            if index.taken[j]:
+                continue
+            if isinstance(p, _COSTLY):
+                budget -= 1
+                if budget < 0:
+                    return pairs
+            if item_matches(p, lives[j], tol):
+                pairs[i] = j
+                index.take(j)
+                break
+            misses += 1
+            if misses >= MISSES_PER_ITEM:
+                break
+    return pairs
+
+
+def _tensor_items(live: Obs) -> list[Obs] | None:
+    if otype(live) != "tensor" or len(tensor_shape(live)) != 1:
+        return None
+    leaves = tensor_leaves(live)
+    if leaves is None:
+        return None
+    kind = {"bool": "bool", "int": "int"}.get(dtypes.dtype_class(tensor_dtype(live)), "float")
+    return [{"type": kind, "value": v} for v in leaves if not isinstance(v, complex)]
+
+
+def _listed(parts: list[Part], n: int) -> tuple[Part, ...]:
+    out: list[Part] = []
+    for k, part in enumerate(parts[:8]):
+        out += [", "] if k else []
+        out.append(part)
+    if n > 8:
+        out.append(f", \u2026 ({n} in all)")
+    return tuple(out)
+
+
+def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -> Outcome:
+    lives = items(live)
+    if lives is None:
+        lives = _tensor_items(live)
+    if lives is None:
+        return incorrect("The live value is ", Live(live), ", not a collection of items.")
+    preds = list(p.items)
+    one = preds[0] if len(preds) == 1 else None
+    if isinstance(one, TensorP) and one.shape is not None and len(one.shape) == 1 \
+            and not one.uniform:
+        if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
+            # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
+            preds = [b if isinstance(b, bool) else NumP(b) for b in one.leaves]
+    if not ordered:
+        preds = list({pred_text(x): x for x in preds}.values())
+        lives = list({key(x): x for x in lives}.values())
+    pairs = _match(preds, lives, tol)
+    n, right = len(lives), len(pairs)
+    taken = set(pairs.values())
+    missing: list[Part] = [Item(o) for j, o in enumerate(lives) if j not in taken]
+    extra: list[Part] = [Said(pred_text(x), 40) for i, x in enumerate(preds) if i not in pairs]
+    in_order = all(i == j for i, j in pairs.items())
+    if not missing and not extra:
+        if not ordered or in_order:
+            if n == 0:
+                return correct("Right: it is empty.")
+            what = "the one item" if n == 1 else f"all {n} items"
+            order = ", in order" if ordered and n >= 2 else ""
+            return correct(f"Right: {what}{order}.")
+        return partial("Right items, wrong order.", details=(("The live order is ", Live(live),
+                                                               "."),))
+    if not preds:
+        return incorrect(f"The live value has {n} item{'' if n == 1 else 's'}: ", Live(live), ".")
+    if not lives:
+        return incorrect("The live value is empty: ", Live(live), ".")
+    if right == 0:
+        return incorrect("None of those is in the live value: ", Live(live), ".")
+    if not missing:
+        verb = "is" if len(extra) == 1 else "are"
+        return partial(f"All {n} live items are there, but also ",
+                       *_listed(extra, len(extra)), f", which {verb} not.")
+    parts: list[Part] = [f"{right} of {n} right; missing: ", *_listed(missing, len(missing))]
+    if extra:
+        parts += ["; not in the live value: ", *_listed(extra, len(extra))]
+    return partial(*parts, ".")

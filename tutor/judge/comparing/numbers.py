@@ -1,0 +1,105 @@
+"""The number rule: a typed number is right when the live value rounds to it at
+the precision typed (docs/judging.md, "The number rule").
+
+For a typed *t* and a live *v*, the allowed gap |t - v| is the smallest of
+
+* half a unit in the last decimal typed (`1.61`: 0.005; `6e-1`: 0.05);
+* half a unit in the second significant digit of *t*, and of *v*: at least two
+  significant digits always count, so sign and order of magnitude always matter
+  (`0` is not 3.2e-6, `0.6` is not 0.64);
+
+but never less than the live dtype's resolution at *v* (its spacing): float32
+can't tell 0.6 from 0.6000000238, so typing more digits than float32 holds is not
+held against the learner.  A computed exact answer (`3/5`, `ln(5)`) is right
+within a few steps of that resolution, and never held to more than float32's
+(about seven significant digits); a whole number typed for an integer live value
+must be equal.  An author's `tolerance:` replaces all of this.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..base.dtypes import spacing
+from ..base.verdict import Tolerance
+from ..reading.numbers import NumLit
+
+EXACT_STEPS = 16  # resolution steps a computed exact answer may differ by (rounding on the way)
+
+
+def _half_unit(exponent: int) -> float:
+    """0.5 * 10**exponent, clamped to the float range."""
+    if exponent > 308:
+        return math.inf
+    if exponent < -340:
+        return 0.0
+    return 0.5 * 10.0**exponent
+
+
+def _magnitude(x: float) -> int:
+    """The power of ten of the first significant digit of x (x != 0)."""
+    m = math.floor(math.log10(abs(x)))
+    if m < 308 and abs(x) >= 10.0 ** (m + 1):  # log10 rounding near powers of ten
+        m += 1
+    return m
+
+
+def allowed_gap(p: NumLit, v: float, dtype: str) -> float:
+    """How far the live value may be from what was typed."""
+    resolution = spacing(v, dtype)
+    t = float(p.value)
+    if p.exact:
+        return max(EXACT_STEPS * resolution, 2 * spacing(v, "float32"), 1e-12 * abs(t))
+    gaps = []
+    if p.decimals is not None:
+        gaps.append(_half_unit(-p.decimals))
+    elif t != 0:
+        gaps.append(_half_unit(_magnitude(t) - max(p.sig, 2) + 1))
+    if t != 0:
+        gaps.append(_half_unit(_magnitude(t) - 1))
+    if v != 0:
+        gaps.append(_half_unit(_magnitude(v) - 1))
+    gap = min(gaps) if gaps else 0.0
+    return max(gap, resolution)
+
+
+def _slack(t: float, v: float) -> float:
+    """Typed decimals are not exact in binary: a few ulps either way."""
+    return 4 * math.ulp(max(abs(t), abs(v)))
+
+
+def matches(p: NumLit, live: int | float, dtype: str = "float64",
+            tol: Tolerance | None = None) -> bool:
+    """The number rule (module docstring) for a typed number and a live one."""
+    t = p.value
+    if isinstance(t, float) and math.isnan(t) or isinstance(live, float) and math.isnan(live):
+        return (isinstance(t, float) and math.isnan(t)
+                and isinstance(live, float) and math.isnan(live))  # fmt: skip
+    if isinstance(t, float) and math.isinf(t) or isinstance(live, float) and math.isinf(live):
+        return t == live
+    if isinstance(t, int) and isinstance(live, int) and (p.is_int or p.exact):
+        return t == live
+    diff = abs(float(t) - float(live)) if abs(t) < 2**53 or abs(live) < 2**53 else abs(t - live)
+    if tol is not None:
+        return diff <= tol.atol + tol.rtol * abs(live) + _slack(float(t), float(live))
+    gap = allowed_gap(p, float(live), dtype)
+    return diff <= gap * (1 + 1e-9) + _slack(float(t), float(live))
+
+
+def hint(p: NumLit, live: int | float, dtype: str = "float64") -> str | None:
+    """Why a typed number is wrong, when the reason is its precision: the live
+    value at the precision the answer was read to."""
+    v, t = float(live), float(p.value)
+    if p.exact or not (math.isfinite(v) and math.isfinite(t)) or v == 0:
+        return None
+    gap = allowed_gap(p, v, dtype)
+    if gap <= 0 or abs(t - v) > 20 * gap:
+        return None  # not a matter of precision
+    decimals = round(-math.log10(2 * gap))
+    if not 0 <= decimals <= 12:
+        return None
+    unit = "decimal" if decimals == 1 else "decimals"
+    at = f"At {decimals} {unit} the live value is {v:.{decimals}f}."
+    if p.decimals is not None and p.sig < 2:
+        return f"Numbers are read to at least two significant digits. {at}"
+    return at
