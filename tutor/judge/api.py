@@ -73,7 +73,7 @@ def _feedback_key(spec: JudgeSpec, key: str) -> Obs | None:
         wrong = parse(base, key)
     except InvalidPrediction:
         return None
-    return to_observation(wrong, spec.choices, spec.kind)
+    return to_observation(wrong, spec.choices)
 
 
 def _feedback(kind: Kind, spec: JudgeSpec, pred: Pred, answer: str) -> str | None:

@@ -10,7 +10,8 @@ For a typed *t* and a live *v*, the allowed gap |t - v| is the smallest of
 
 but never less than the live dtype's resolution at *v* (its spacing): float32
 can't tell 0.6 from 0.6000000238, so typing more digits than float32 holds is not
-held against the learner.  A computed exact answer (`3/5`, `ln(5)`) is right
+held against the learner.  A computed answer with decimals in it (`3*1.61+5`) may be off by what
+its decimals allow.  A computed exact answer (`3/5`, `ln(5)`) is right
 within a few steps of that resolution, and never held to more than float32's
 (about seven significant digits); a whole number typed for an integer live value
 must be equal.  An author's `tolerance:` replaces all of this.
@@ -51,10 +52,10 @@ def allowed_gap(p: NumLit, v: float, dtype: str) -> float:
     if p.exact:
         return max(EXACT_STEPS * resolution, 2 * spacing(v, "float32"), 1e-12 * abs(t))
     gaps = []
-    if p.decimals is not None:
+    if p.err is not None:  # computed from decimals: as far off as they allow
+        gaps.append(p.err)
+    elif p.decimals is not None:
         gaps.append(_half_unit(-p.decimals))
-    elif t != 0:
-        gaps.append(_half_unit(_magnitude(t) - max(p.sig, 2) + 1))
     if t != 0:
         gaps.append(_half_unit(_magnitude(t) - 1))
     if v != 0:

@@ -91,7 +91,7 @@ def _tensor(p: TensorP) -> Obs:
     }
 
 
-def to_observation(pred: Pred, choices: tuple[str, ...] = (), kind: str = "") -> Obs:
+def to_observation(pred: Pred, choices: tuple[str, ...] = ()) -> Obs:
     if isinstance(pred, NoneP):
         return {"type": "none"}
     if isinstance(pred, NumP):
@@ -106,9 +106,8 @@ def to_observation(pred: Pred, choices: tuple[str, ...] = (), kind: str = "") ->
         return {"type": "str", "value": pred.token}
     if isinstance(pred, ChoiceP):
         return {"type": "str", "value": choices[pred.index]}
-    if isinstance(pred, SeqP):
-        seq_type = "set" if kind == "set" else "list"
-        return {"type": seq_type, "items": [to_observation(x) for x in pred.items]}
+    if isinstance(pred, SeqP):  # a list: for a set prompt the comparer ignores order anyway
+        return {"type": "list", "items": [to_observation(x) for x in pred.items]}
     if isinstance(pred, ShapeP):
         return {"type": "size", "value": list(pred.dims)}
     if isinstance(pred, DtypeP):

@@ -268,6 +268,11 @@ class _Parser:
             imag = nums.special_lit(tok.text[:-1])  # nanj, infj
             if imag is not None:
                 return Cplx(_ZERO, imag)
+        func = nums.function_name(tok.text)
+        if func is not None and (self.tok.kind == "NUM" or self.tok.kind == "NAME"
+                                 and nums.constant_lit(self.tok.text) is not None):
+            arg = _operand(self.power(), func)  # `ln 2`, `sqrt 2`: a function without brackets
+            return Num(nums.apply(func, _real(arg, func)))
         if tok.text == "Parameter" and self.tok.kind == "NAME" and self.tok.text == "containing":
             self.next()
             if self.at(":"):
@@ -290,10 +295,10 @@ class _Parser:
             self.next()
         self.expect(")")
         if low == "float" and len(args) == 1 and isinstance(args[0], Str) and not kwargs:
-            lit = nums.special_lit(args[0].value)
+            word = args[0].value.strip()
+            lit = nums.special_lit(word.lstrip("+-"))
             if lit is not None:
-                return Num(lit)
-        func = nums.function_name(tok.text)
+                return Num(lit.negated() if word.startswith("-") else lit)
         if func is not None and len(args) == 1 and not kwargs:
             arg = _operand(args[0], func)
             return Num(nums.apply(func, _real(arg, func)))

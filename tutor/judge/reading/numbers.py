@@ -3,10 +3,11 @@
 The number rule (comparing/numbers.py) depends on the precision the learner
 gave, so a typed number keeps its decimals and significant digits.  A value the
 learner computed (`3/5`, `3*ln(5)+5`, `pi`) is *exact* when every number in it
-was exact (whole numbers, constants), and otherwise carries the precision of its
-least precise decimal.  Nothing here calls `eval`: operators and functions are
-applied one by one on floats, with every overflow and domain error turned into
-a friendly `InvalidPrediction`.
+was exact (whole numbers, constants); otherwise it carries the uncertainty its
+decimals give it (`3*1.6094+5` is 9.8282 give or take 0.00015), found by
+computing it again at the ends of each part's interval.  Nothing here calls
+`eval`: operators and functions are applied one by one on floats, with every
+overflow and domain error turned into a friendly `InvalidPrediction`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import product
 
 from ..base.errors import MAX_DIGITS, InvalidPrediction
 from ..base.parts import Said
@@ -39,6 +41,7 @@ class NumLit:
     sig: int  # significant digits as written (for a computed value: of its least precise part)
     is_int: bool  # written as a whole number (no point, no exponent), or a whole exact result
     exact: bool = False  # a computed exact value: compared at the live dtype's resolution
+    err: float | None = None  # a computed inexact value: how far off its decimals allow
 
     def negated(self) -> NumLit:
         text = self.text[1:] if self.text.startswith("-") else "-" + self.text
@@ -104,54 +107,74 @@ def bool_lit(value: bool) -> NumLit:
 
 def _finite(value: float, what: str) -> float:
     if math.isnan(value) or math.isinf(value):
-        raise InvalidPrediction(f"{what} is too large (or undefined) to compare.", how=False)
+        raise InvalidPrediction(Said(what), " is too large (or undefined) to compare.",
+                                how=False)
     return value
 
 
-def _result(value: float, text: str, parts: tuple[NumLit, ...]) -> NumLit:
-    """A computed value: exact when every part is; otherwise as precise as its
-    least precise part (decimals for + and -, significant digits otherwise)."""
-    value = _finite(value, text)
-    if all(p.exact or p.is_int for p in parts):
+def uncertainty(p: NumLit) -> float:
+    """How far the true value of what was typed may be from `p.value`: half a
+    unit in its last decimal; 0 for whole numbers and exact values."""
+    if p.exact or p.is_int:
+        return 0.0
+    if p.err is not None:
+        return p.err
+    if p.decimals is not None:
+        return 0.5 * 10.0 ** -p.decimals if p.decimals > -300 else math.inf
+    return 0.0
+
+
+def compute(text: str, func: Callable[..., float], *args: NumLit) -> NumLit:
+    """func(*args) as a typed value: exact when every argument is, otherwise with
+    the spread func takes over the arguments' uncertainty (at the corners)."""
+    xs = [float(a.value) for a in args]
+    errs = [uncertainty(a) for a in args]
+    try:
+        value = func(*xs)
+    except ZeroDivisionError:
+        raise InvalidPrediction(Said(text), " divides by zero.", how=False) from None
+    except (ValueError, OverflowError):
+        raise InvalidPrediction(Said(text), " is not a number I can compute.",
+                                how=False) from None
+    if isinstance(value, complex):
+        raise InvalidPrediction(Said(text), " is not a real number.", how=False)
+    value = _finite(float(value), text)
+    if not any(errs):
         whole = value.is_integer() and abs(value) < _BIG
         return NumLit(int(value) if whole else value, text, None, 0, whole, exact=True)
-    loose = [p for p in parts if not (p.exact or p.is_int)]
-    sig = min(max(p.sig, 2) for p in loose)
-    return NumLit(value, text, None, sig, False)
+    err = 0.0
+    for signs in product((-1.0, 1.0), repeat=len(xs)):
+        try:
+            corner = func(*(x + s * e for x, s, e in zip(xs, signs, errs, strict=True)))
+            err = max(err, abs(float(corner) - value))
+        except (ValueError, OverflowError, ZeroDivisionError, TypeError):
+            err = math.inf
+    if math.isnan(err):
+        err = math.inf
+    return NumLit(value, text, None, 0, False, err=err)
 
 
-def _additive(op: str, a: NumLit, b: NumLit, text: str) -> NumLit:
-    value = float(a.value) + float(b.value) if op == "+" else float(a.value) - float(b.value)
-    out = _result(value, text, (a, b))
-    loose = [p for p in (a, b) if not (p.exact or p.is_int)]
-    if loose and all(p.decimals is not None for p in loose):
-        # 1.61 + 2: as precise as the decimals written
-        decimals = min(p.decimals for p in loose if p.decimals is not None)
-        out = replace(out, decimals=decimals, sig=max(out.sig, 2))
-    return out
+def _pow(x: float, y: float) -> float:
+    if x < 0 and not y.is_integer():
+        raise ValueError("not a real number")
+    return math.pow(x, y)
+
+
+_OPS: dict[str, Callable[[float, float], float]] = {
+    "+": lambda x, y: x + y,
+    "-": lambda x, y: x - y,
+    "*": lambda x, y: x * y,
+    "/": lambda x, y: x / y,
+    "**": _pow,
+}
 
 
 def combine(op: str, a: NumLit, b: NumLit) -> NumLit:
     """`a op b` for op in + - * / ** (and ^ as **)."""
     text = f"{a.text}{op}{b.text}"
-    if op in "+-":
-        return _additive(op, a, b, text)
-    x, y = float(a.value), float(b.value)
-    if op == "*":
-        return _result(x * y, text, (a, b))
-    if op == "/":
-        if y == 0:
-            raise InvalidPrediction(Said(text), " divides by zero.", how=False)
-        return _result(x / y, text, (a, b))
-    if x < 0 and not y.is_integer():
+    if op == "**" and float(a.value) < 0 and not float(b.value).is_integer():
         raise InvalidPrediction(Said(text), " is not a real number.", how=False)
-    if x == 0 and y < 0:
-        raise InvalidPrediction(Said(text), " divides by zero.", how=False)
-    try:
-        value = math.pow(x, y)
-    except OverflowError:
-        raise InvalidPrediction(Said(text), " is too large to compare.", how=False) from None
-    return _result(value, text, (a, b))
+    return compute(text, _OPS[op], a, b)
 
 
 def _sigmoid(x: float) -> float:
@@ -174,10 +197,4 @@ def function_name(name: str) -> str | None:
 
 def apply(name: str, arg: NumLit) -> NumLit:
     """A function of one number: `ln(5)`, `sqrt(2)`, `exp(-1)`."""
-    func = FUNCTIONS[name]
-    text = f"{name}({arg.text})"
-    try:
-        value = func(float(arg.value))
-    except (ValueError, OverflowError):
-        raise InvalidPrediction(Said(text), " is not a number I can compute.", how=False) from None
-    return _result(value, text, (arg,))
+    return compute(f"{name}({arg.text})", FUNCTIONS[name], arg)
