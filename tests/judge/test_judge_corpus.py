@@ -4,9 +4,9 @@ it must get (tests/judge/corpus/*.txt).
 Format of a corpus file:
 
     # a comment
+    tag negation                                   optional, before a group: its class
     [number] {"type": "float", "value": 0.6}      a group: the kind, then the live value
     spec {"choices": ["a", "b"]}                   optional: choices, tolerance
-    tag negation                                   optional: the class of edge case
     C 0.6                                          verdict letter, one space, the answer
     X -0.6                                         C correct, P partial, X incorrect,
     I no idea                                      I invalid (asked again)
@@ -59,7 +59,7 @@ def _tensor_defaults(obs: Any) -> Any:
 
 def load(path: Path) -> list[Row]:
     rows: list[Row] = []
-    kind, live, spec, tag = "", {}, JudgeSpec("number"), ""
+    kind, live, spec, tag, pending = "", {}, JudgeSpec("number"), "", ""
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         where = f"{path.name}:{n}"
         if not line.strip() or line.startswith("#"):
@@ -67,14 +67,14 @@ def load(path: Path) -> list[Row]:
         if line.startswith("["):
             kind, _, rest = line[1:].partition("]")
             live = _tensor_defaults(json.loads(rest))
-            spec, tag = JudgeSpec(kind), ""
+            spec, tag, pending = JudgeSpec(kind), pending, ""
         elif line.startswith("spec "):
             extra = json.loads(line[5:])
             tol = extra.get("tolerance")
             spec = JudgeSpec(kind, choices=tuple(extra.get("choices", ())),
                              tolerance=Tolerance(**tol) if tol else None)
         elif line.startswith("tag "):
-            tag = line[4:].strip()
+            pending = line[4:].strip()  # for the group whose header comes next
         else:
             letter, answer = line[0], line[2:]
             assert letter in VERDICTS and line[1] == " ", f"{where}: bad row {line!r}"

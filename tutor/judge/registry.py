@@ -26,7 +26,7 @@ from types import MappingProxyType
 from .base.errors import InvalidPrediction
 from .base.obs import Obs, is_none, otype, single_number, truncated
 from .base.parts import Item, Live, Said
-from .base.text import clean
+from .base.text import clean, collapse, strip_noise
 from .base.verdict import JudgeSpec, Outcome, Status, correct, incorrect
 from .comparing import items as ci
 from .comparing import values as cv
@@ -312,10 +312,14 @@ def live_choice(live: Obs, choices: tuple[str, ...]) -> int | None:
         kinds.append(REGISTRY["number"])
     if t == "none":
         kinds.append(REGISTRY["exception"])  # "no error"
-    shown = rw.text_key(sn.choice_candidates(live)[0])
     for i, choice in enumerate(choices):
         if any(is_right(kind, JudgeSpec(kind.name), choice, live) for kind in kinds):
             return i
-        if rw.text_key(choice) == shown:
-            return i
+    shown = sn.choice_candidates(live)[0]
+    plain = [collapse(strip_noise(c)) for c in choices]
+    if collapse(shown) in plain:
+        return plain.index(collapse(shown))
+    folded = [rw.text_key(c) for c in choices]
+    if folded.count(rw.text_key(shown)) == 1:  # case ignored only where it decides nothing
+        return folded.index(rw.text_key(shown))
     return None

@@ -51,7 +51,7 @@ def strip_noise(text: str) -> str:
     backticks, and a trailing period."""
     t = text.strip()
     while True:
-        if len(t) >= 2 and t[0] == t[-1] == "`":
+        if len(t) >= 2 and t[0] == t[-1] == "`" and "`" not in t[1:-1]:
             t = t[1:-1].strip()
         elif len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"" and t[0] not in t[1:-1]:
             t = t[1:-1].strip()

@@ -15,15 +15,17 @@ import builtins
 import re
 
 from ..base import dtypes
+from ..base.errors import InvalidPrediction
 from ..base.obs import Obs, as_live, class_path, number_dtype, otype, token
 from ..base.text import NONE_WORDS, collapse, normalise_chars, strip_noise
-from ..base.errors import InvalidPrediction
 from ..reading.grammar import Num, parse_value
 from ..reading.phrases import lead_ins, says_none
 from ..reading.words import exception_name, text_key
 from .numbers import matches
 
-_DEVICE = re.compile(r"device\(\s*(?:type\s*=\s*)?'?([\w:]+)'?.*\)")
+_DEVICE = re.compile(
+    r"(?:torch\.)?device\(\s*(?:type\s*=\s*)?['\"]?([\w]+)(?::(\d+))?['\"]?"
+    r"(?:\s*,\s*(?:index\s*=\s*)?(\d+))?\s*\)")
 _ARTICLE = re.compile(r"(?:a|an|the)\s+(\S.*)", re.I)
 _CLASS_REPR = re.compile(r"<(?:class|enum)\s+'([\w.]+)'>")
 _TRAILING = re.compile(r"\s+(?:class|type|object|instance|node)$", re.I)
@@ -31,7 +33,7 @@ _BUILTIN_TYPES = frozenset(
     name for name, obj in vars(builtins).items() if isinstance(obj, type)
 ) | {"NoneType", "function", "method", "generator", "module"}
 _NODE_NAME = re.compile(r"\w*Backward\d*")
-_PATH_ALIASES = frozenset({"torch", "nn", "np", "numpy", "builtins", "f"})
+_PATH_ALIASES = frozenset({"torch", "nn", "builtins"})
 
 
 def typed_forms(typed: str) -> list[str]:
@@ -72,7 +74,7 @@ def _path_matches(typed: str, path: str) -> bool:
     the last parts agree, and the others are parts of the path (or `torch`/`nn`)."""
     want = path.casefold().split(".")
     got = text_key(typed).removesuffix("()").split(".")
-    return got[-1] == want[-1] and all(g in want or g in _PATH_ALIASES for g in got[:-1])
+    return got[-1] == want[-1] and all(g in want[:-1] or g in _PATH_ALIASES for g in got[:-1])
 
 
 def _key(text: str) -> str:
@@ -110,7 +112,10 @@ def _form_matches(typed: str, live: Obs) -> bool:
         return cls in (name, name.rsplit(".", 1)[-1]) or a == text_key(str(live.get("repr", "")))
     if t == "device":
         m = _DEVICE.fullmatch(a)
-        return (m.group(1) if m else a) == str(live.get("value", "")).casefold()
+        if m:
+            index = m.group(2) or m.group(3)
+            a = m.group(1) + (f":{index}" if index else "")
+        return a == str(live.get("value", "")).casefold()
     if t in ("int", "float"):
         num = _number(typed)
         return num is not None and matches(num.lit, as_live(live.get("value")), number_dtype(live))

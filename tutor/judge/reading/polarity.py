@@ -124,6 +124,24 @@ def answer_word(clause: str) -> tuple[bool | None, str]:
     return None, clause
 
 
+_JOINER = re.compile(r"^(?:and|or|/|slash)\s*")
+
+
+def answer_words(clause: str) -> tuple[list[bool], str]:
+    """The yes/no words a clause starts with ("yes", "yes and no", "true or
+    false"), and the rest of the clause."""
+    values: list[bool] = []
+    value, rest = answer_word(clause)
+    while value is not None and len(values) < 4:
+        values.append(value)
+        if not rest:
+            break
+        value, more = answer_word(_JOINER.sub("", rest))
+        if value is not None:
+            rest = more
+    return values, rest
+
+
 def bare_statement(clause: str) -> bool | None:
     """"it is", "it isn't", "they do not": a bare auxiliary answers yes or no."""
     m = _BARE_AUX.match(clause)
@@ -150,10 +168,9 @@ def yes_no(text: str, concepts: Iterator[Signal] | None = None) -> bool | None:
     for clause in clauses(text):
         if has_hedge(clause):
             raise Ambiguous
-        value, rest = answer_word(clause)
-        if value is not None:
-            signals.append(Signal(value))
-        elif clause.startswith("not "):
+        values, rest = answer_words(clause)
+        signals += [Signal(v) for v in values]
+        if not values and clause.startswith("not "):
             signals.append(Signal(False))  # "not contiguous", "not a leaf"
         bare = bare_statement(rest)
         if bare is not None:
@@ -204,9 +221,8 @@ def shares_memory(text: str) -> bool | None:
     for clause in clauses(text):
         if has_hedge(clause):
             raise Ambiguous
-        value, rest = answer_word(clause)
-        if value is not None:
-            signals.append(Signal(value))
+        values, rest = answer_words(clause)
+        signals += [Signal(v) for v in values]
         bare = bare_statement(rest)
         if bare is not None:
             signals.append(Signal(bare))

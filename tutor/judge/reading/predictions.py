@@ -122,7 +122,9 @@ def pred_text(pred: Pred) -> str:
     if isinstance(pred, TensorP):
         if pred.uniform:
             value = leaf_text(pred.leaves[0]) if pred.leaves else "?"
-            return f"all {value}" if pred.shape is None else f"full({fmt_shape(pred.shape)}, {value})"
+            if pred.shape is None:
+                return f"all {value}"
+            return f"full({fmt_shape(pred.shape)}, {value})"
         return f"tensor({_nested(pred.leaves, pred.shape or ())})"
     if isinstance(pred, BoolP):
         return str(pred.value)

@@ -201,9 +201,9 @@ def _clause_exc(original: str) -> tuple[list[tuple[str, str]], bool | None]:
             claims.append(("negated" if negated or carry else "named",
                            ident.rsplit(".", 1)[-1]))
             negated = carry = False
-        elif word in _RAISE_WORDS:
-            claims.append(("none" if negated else "any", ""))
-            carry, negated = negated, False
+        elif word in _RAISE_WORDS:  # "doesn't raise an error": both negated
+            claims.append(("none" if negated or carry else "any", ""))
+            carry, negated = negated or carry, False
         elif word in _NOTHING and not negated:
             claims.append(("none", ""))  # "nothing is raised": no error, and a negation
             negated = True
