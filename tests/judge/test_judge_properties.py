@@ -1,8 +1,10 @@
 """Properties checked with hypothesis:
 
-* the judge never raises and stays fast, whatever is typed, for every kind;
+* the judge never raises and takes at most 50 ms, whatever is typed, against any
+  live value, for every kind (benchmarks/judge_worst_case.py times the worst cases);
 * `notation(obs, kind)` is judged correct against `obs`, for generated
-  observations of every kind.
+  observations of every kind;
+* negating a right yes/no answer never leaves it right.
 
 Both use `judge_strict` (the judge without its safety net) so that a bug shows
 up as an exception instead of a polite `invalid`.
@@ -49,14 +51,24 @@ SPECS = {k: JudgeSpec(k, choices=("a", "b", "c") if k == "choice" else (),
 ALPHABET = "()[]{}<>,.:=+-*/x\u00d7'\"` \n\t0123456789eEjnaif_TrueFalsNoe\u2212\uff11"
 
 
-def _run(kind: str, text: str) -> None:
-    start = time.perf_counter()
-    v = judge_strict(SPECS[kind], text, LIVE_FOR_KIND[kind])
-    elapsed = time.perf_counter() - start
+LIMIT = 0.050  # seconds: the judge's budget for one answer (issue #11)
+
+
+def _timed(kind: str, text: str, live: dict[str, Any]) -> float:
+    start = time.process_time()  # this process's CPU time: other processes don't count
+    v = judge_strict(SPECS[kind], text, live)
+    elapsed = time.process_time() - start
     assert v.status in Status
     assert isinstance(v.message, str) and v.message
     assert v.answer == text
-    assert elapsed < 0.5, (kind, len(text), elapsed)
+    return elapsed
+
+
+def _run(kind: str, text: str, live: dict[str, Any] | None = None) -> None:
+    live = LIVE_FOR_KIND[kind] if live is None else live
+    # the best of three: a slow input is slow every time, a busy machine only sometimes
+    elapsed = min(_timed(kind, text, live) for _ in range(3))
+    assert elapsed <= LIMIT, (kind, len(text), elapsed)
 
 
 @FAST
@@ -97,10 +109,43 @@ def test_never_raises_on_adversarial_text(kind: str, text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["+" * 4000 + "1", "[" * 10_000 + "]" * 10_000, "1" * 1_000_000, "[" * 32 + "1" + "]" * 32,
-     "\ufdfa" * 1000, "1e" + "9" * 40, "0." + "0" * 48 + "1", "[1" + ", 1" * 999 + "]"],
+     "\ufdfa" * 1000, "1e" + "9" * 40, "0." + "0" * 48 + "1", "[1" + ", 1" * 999 + "]",
+     "'a', " * 16_000, "1, " * 9_999, "(" * 32 + ")" * 32, "2**" * 500 + "2", "-1" * 30_000,
+     "no " * 30_000, "not a copy, " * 8_000, "RuntimeError " * 8_000, "a" * 100_000,
+     " " * 100_000 + "1", "\\" * 50_000, "1.2.3." * 16_000, "0.weight." * 10_000],
 )  # fmt: skip
 def test_known_hostile_inputs(kind: str, text: str) -> None:
     _run(kind, text)
+
+
+BIG_LIVES: list[dict[str, Any]] = [
+    {"type": "list", "items": [{"type": "float", "value": i / 7} for i in range(1000)]},
+    {"type": "list", "items": [{"type": "str", "value": f"layer{i}.weight"} for i in range(1000)]},
+    {"type": "dict", "items": [[{"type": "str", "value": f"k{i}"}, NONE] for i in range(1000)]},
+    {"type": "list", "items": [{"type": "int", "value": 0} for _ in range(1000)]},
+    {"type": "tensor", "dtype": "float32", "shape": [10_000], "values": [0.5] * 10_000},
+    {"type": "tensor", "dtype": "float32", "shape": [100, 100],
+     "values": [[i / 3 for i in range(100)] for _ in range(100)]},
+    {"type": "list", "items": [{"type": "tensor", "dtype": "float32", "shape": [3],
+                                "values": [1.0, 2.0, float(i)]} for i in range(300)]},
+    {"type": "str", "value": "tensor([1.])\n" * 7000},
+]
+BIG_ANSWERS = [
+    "[" + ", ".join(f"'{i / 7}'" for i in range(1000)) + "]",
+    "[" + ", ".join(f"{i / 7:.4f}" for i in range(1000)) + "]",
+    ", ".join(f"layer{i}.Weight" for i in range(1000)),
+    ", ".join("0" for _ in range(2000)),
+    "[" + ", ".join("tensor([1., 2., 0.])" for _ in range(300)) + "]",
+    "tensor([" + ", ".join("0.5" for _ in range(9990)) + "])",
+    "tensor([1.])\n" * 7000,
+]
+
+
+@pytest.mark.parametrize("kind", ["set", "list", "tensor", "number", "text", "stdout"])
+@pytest.mark.parametrize("live", range(len(BIG_LIVES)))
+@pytest.mark.parametrize("answer", range(len(BIG_ANSWERS)))
+def test_big_answers_against_big_live_values(kind: str, live: int, answer: int) -> None:
+    _run(kind, BIG_ANSWERS[answer], BIG_LIVES[live])
 
 
 # ---- observations of every kind ---------------------------------------------
@@ -250,6 +295,14 @@ OBS_FOR_KIND: dict[str, st.SearchStrategy[dict[str, Any]]] = {
 
 def test_every_kind_has_observations() -> None:
     assert set(OBS_FOR_KIND) == set(KINDS)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(sorted(KINDS)), text=st.one_of(st.text(max_size=200),
+       st.text(alphabet=ALPHABET, max_size=200)), data=st.data())
+def test_never_raises_against_any_live_value(kind: str, text: str, data: st.DataObject) -> None:
+    live = data.draw(st.one_of(*OBS_FOR_KIND.values()))  # of this kind or any other
+    _run(kind, text, live)
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

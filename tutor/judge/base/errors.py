@@ -14,9 +14,10 @@ from .parts import Said, plain
 # Hard limits on what a learner may type, checked before (or while) reading it.
 MAX_CHARS = 100_000  # characters in the whole answer (the kernel's cap on a string)
 MAX_DEPTH = 32  # nesting of ( [ {
-MAX_SCALARS = 10_000  # numbers, names and strings in one answer
+MAX_SCALARS = 2_500  # numbers, names and strings in one answer (a live list has at most 1,000)
 MAX_TOKENS = 3 * MAX_SCALARS + 64  # tokens of any sort in one answer
 MAX_DIGITS = 50  # digits in one number
+MAX_SENTENCE = 1_000  # characters of a sentence read for yes/no (a traceback is cut, not refused)
 
 
 class InvalidPrediction(ValueError):

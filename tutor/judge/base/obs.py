@@ -68,6 +68,9 @@ def tensor_leaves(obs: Obs) -> list[Scalar | bool] | None:
         return None
     is_complex = dtypes.dtype_class(tensor_dtype(obs)) == "complex"
     ndim = len(tensor_shape(obs))
+    flat = _flat(obs["values"], ndim) if not is_complex else None
+    if flat is not None:
+        return flat
     out: list[Scalar | bool] = []
     stack: list[tuple[object, int]] = [(obs["values"], 0)]
     while stack:  # depth-first, left to right, without recursion
@@ -77,6 +80,24 @@ def tensor_leaves(obs: Obs) -> list[Scalar | bool] | None:
         else:
             out.append(_leaf(v, is_complex))
     return out
+
+
+_PLAIN = (int, float, bool)
+
+
+def _flat(values: object, ndim: int) -> list[Scalar | bool] | None:
+    """The quick way, for well-formed nested lists of plain numbers; None when
+    anything is unusual (nan as a string, a ragged row)."""
+    if ndim == 0:
+        return [values] if type(values) in _PLAIN else None  # type: ignore[list-item]
+    flat: list[Any] = values if isinstance(values, list) else []
+    for _ in range(ndim - 1):
+        if not all(isinstance(row, list) for row in flat):
+            return None
+        flat = [x for row in flat for x in row]
+    if not isinstance(values, list) or not all(type(v) in _PLAIN for v in flat):
+        return None
+    return list(flat)
 
 
 def single_number(obs: Obs) -> Scalar | bool | None:
@@ -101,6 +122,8 @@ def number_dtype(obs: Obs) -> str:
     t = otype(obs)
     if t == "tensor":
         return tensor_dtype(obs)
+    if "dtype" in obs:  # an element of a tensor, taken out by the judge
+        return str(obs["dtype"])
     if t in ("float", "complex"):
         return "float64"
     return "int64"
@@ -150,5 +173,8 @@ def token(obs: Obs) -> str | None:
 
 
 def key(obs: Obs) -> str:
-    """A canonical key for de-duplicating observations."""
+    """A canonical key for de-duplicating observations (a big tensor by its
+    shape, dtype, storage and repr: reading all its values would be slow)."""
+    if otype(obs) == "tensor" and numel(tensor_shape(obs)) > 1000:
+        obs = {k: obs.get(k) for k in ("type", "shape", "dtype", "storage", "repr")}
     return json.dumps(obs, sort_keys=True, default=str)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from .errors import MAX_CHARS, InvalidPrediction
 from .parts import short
@@ -43,6 +44,11 @@ def normalise_chars(text: str) -> str:
     quotes, the division sign and the letter pi become ASCII."""
     if text.isascii():
         return text
+    return _normalised(text)
+
+
+@lru_cache(maxsize=64)
+def _normalised(text: str) -> str:  # an answer is normalised several times over
     return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 from ..base import dtypes
 from ..base.obs import (
     Obs,
+    as_live,
     class_path,
     is_none,
     items,
@@ -45,12 +47,12 @@ from ..reading.predictions import (
 )  # fmt: skip
 from ..reading.tensors import seq_as_tensor
 from ..reading.words import exception_name, text_key
-from .names import name_matches, typed_forms
-from .numbers import EXACT_STEPS
+from .names import name_matches
+from .numbers import EXACT_STEPS, typed_gap
 from .values import compare_tensor, leaf_matches, live_shape
 
-MATCH_BUDGET = 20_000  # costly comparisons (tensors, nested lists) for one answer
-MISSES_PER_ITEM = 64  # candidates tried for one typed item before giving up on it
+MATCH_BUDGET = 5_000  # costly comparisons (tensors, nested lists) for one answer
+MISSES_PER_ITEM = 32  # candidates tried for one typed item before giving up on it
 
 
 def item_matches(p: Pred, obs: Obs, tol: Tolerance | None) -> bool:
@@ -58,7 +60,7 @@ def item_matches(p: Pred, obs: Obs, tol: Tolerance | None) -> bool:
     if isinstance(p, NoneP):
         return is_none(obs)
     if isinstance(p, TextP):
-        return name_matches(p.token, obs)
+        return name_matches(p.token, obs, forms=False)
     if isinstance(p, NumP):
         if otype(obs) == "str":  # a child named '0' typed as 0
             return isinstance(p.lit, NumLit) and p.lit.text == obs.get("value")
@@ -67,14 +69,14 @@ def item_matches(p: Pred, obs: Obs, tol: Tolerance | None) -> bool:
     if isinstance(p, BoolP):
         return otype(obs) == "bool" and bool(obs.get("value")) == p.value
     if isinstance(p, TensorP):
-        return compare_tensor(p, obs, tol).status is Status.CORRECT
+        return not _differs(p, obs, tol) and compare_tensor(p, obs, tol).status is Status.CORRECT
     if isinstance(p, ShapeP):
         return otype(obs) in ("size", "list", "tuple") and live_shape(obs) == p.dims
     if isinstance(p, SeqP):
         t = otype(obs)
         if t == "tensor":
             tensor = seq_as_tensor(p)
-            return tensor is not None and compare_tensor(tensor, obs, tol).status is Status.CORRECT
+            return tensor is not None and item_matches(tensor, obs, tol)
         if t == "size":
             dims = [x.lit.value for x in p.items if isinstance(x, NumP)
                     and isinstance(x.lit, NumLit) and isinstance(x.lit.value, int)]
@@ -83,6 +85,30 @@ def item_matches(p: Pred, obs: Obs, tol: Tolerance | None) -> bool:
         return (its is not None and len(its) == len(p.items)
                 and all(item_matches(a, b, tol) for a, b in zip(p.items, its, strict=False)))
     return False
+
+
+def _differs(p: TensorP, obs: Obs, tol: Tolerance | None) -> bool:
+    """A quick look for a difference between a typed tensor and a live one: the
+    shape, then the values up to the first that differs.  False means "maybe
+    equal": `compare_tensor` decides."""
+    if otype(obs) != "tensor":
+        return False
+    shape = tensor_shape(obs)
+    if p.shape is not None and p.shape != shape:
+        return True
+    leaves = tensor_leaves(obs)
+    if leaves is None or p.uniform:
+        return False
+    dtype = tensor_dtype(obs)
+    return any(not leaf_matches(a, b, dtype, tol) for a, b in zip(p.leaves, leaves, strict=False))
+
+
+def dedupe_key(obs: Obs) -> object:
+    """What makes two live items the same item (quick for plain values)."""
+    t = otype(obs)
+    if t in ("int", "float", "str", "bool", "none"):
+        return (t, obs.get("value"))
+    return key(obs)
 
 
 def _name_keys(obs: Obs) -> list[str]:
@@ -114,19 +140,22 @@ def _name_keys(obs: Obs) -> list[str]:
     return []
 
 
-def _typed_keys(token: str) -> set[str]:
-    keys = set()
-    for form in typed_forms(token):
-        k = text_key(form)
-        keys |= {k, k.removesuffix("()"), k.rsplit(".", 1)[-1].removesuffix("()"),
-                 exception_name(k)}
-        canon = dtypes.canonical(form.strip())
+def _typed_keys(token: str, index: _Index) -> set[str]:
+    """The keys a typed name may be found by (only those the live items have)."""
+    low = token.casefold()
+    keys = {low, low.removesuffix("()"), low.rsplit(".", 1)[-1].removesuffix("()")}
+    if "<" in token or "`" in token or token != token.strip():
+        keys.add(text_key(token))
+    if index.kinds & {"dtype", "str"}:
+        canon = dtypes.canonical(token)
         if canon:
             keys.add(canon)
-        if k in NONE_WORDS:
-            keys.add("none")
-        if k.startswith("device("):
-            keys.add(k.split("'")[1] if "'" in k else k)
+    if "exception" in index.kinds:
+        keys.add(exception_name(low))
+    if low in NONE_WORDS:
+        keys.add("none")
+    if "device" in index.kinds and low.startswith(("device(", "torch.device(")):
+        keys.add(low.split("'")[1] if "'" in low else low)
     return keys
 
 
@@ -145,14 +174,15 @@ def _window(lit: NumLit, lives_dtypes: set[str], tol: Tolerance | None) -> float
     if tol is not None:
         return math.inf if tol.rtol >= 0.5 else (tol.atol + tol.rtol * abs(t)) * 2 + 2 * res
     if lit.exact:
-        return EXACT_STEPS * res * 2 + 1e-12 * abs(t) + 1e-300
-    return max(abs(t) / 19, res) * 1.01 + 4 * math.ulp(t)
+        return max(EXACT_STEPS * res, 2 * dtypes.spacing(t * 1.1, "float32")) * 2 \
+            + 1e-12 * abs(t) + 1e-300
+    return max(typed_gap(lit), res) * 1.01 + 4 * math.ulp(t)
 
 
 class _Index:
     """The live items, by what they can be found by."""
 
-    def __init__(self, lives: list[Obs]) -> None:
+    def __init__(self, lives: Sequence[Obs]) -> None:
         self.lives = lives
         self.taken = [False] * len(lives)
         self.names: dict[str, list[int]] = {}
@@ -163,9 +193,29 @@ class _Index:
         self.complex: list[int] = []
         numbers: list[tuple[float, int]] = []
         self.dtypes: set[str] = set()
-        for j, obs in enumerate(lives):
+        self.kinds: set[str] = set()
+        self.cache: dict[str, list[int]] = {}
+        if isinstance(lives, _Elements):  # a tensor's elements: numbers, quickly
+            self.kinds.add(lives.kind)
+            self.by_type[lives.kind] = list(range(len(lives)))
+            self.dtypes.add(lives.dtype)
+            numbers = [(float(v), j) for j, v in enumerate(lives.values) if v == v]
+            self.complex = [j for j, v in enumerate(lives.values) if v != v]
+        for j, obs in enumerate(lives if not isinstance(lives, _Elements) else ()):
             t = otype(obs)
+            self.kinds.add(t)
             self.by_type.setdefault(t, []).append(j)
+            if t in ("int", "float"):  # the common case, kept quick: a plain number
+                try:
+                    v = float(as_live(obs.get("value")))
+                except (TypeError, OverflowError):
+                    continue
+                if v == v:
+                    numbers.append((v, j))
+                    self.dtypes.add("float64" if t == "float" else "int64")
+                else:
+                    self.complex.append(j)  # nan: checked one by one
+                continue
             for k in _name_keys(obs):
                 self.names.setdefault(k, []).append(j)
             if t == "str":
@@ -217,18 +267,21 @@ class _Index:
                 yield j
             pos = self._free(pos + 1)
 
+    def _named(self, token: str) -> list[int]:
+        """Live items a typed name may be (cached: answers repeat names)."""
+        found = self.cache.get(token)
+        if found is None:
+            found = sorted({j for k in _typed_keys(token, self) for j in self.names.get(k, ())})
+            self.cache[token] = found
+        return found
+
     def candidates(self, p: Pred, tol: Tolerance | None) -> Iterator[int]:
         """Live items `p` may be (a superset, in a sensible order)."""
         if isinstance(p, NoneP):
             yield from self.by_type.get("none", [])
         elif isinstance(p, TextP):
-            seen: set[int] = set()
-            for k in _typed_keys(p.token):
-                for j in self.names.get(k, []):
-                    if j not in seen:
-                        seen.add(j)
-                        yield j
-            num = _number_of(p.token)
+            yield from self._named(p.token)
+            num = _number_of(p.token) if self.values else None
             if num is not None:
                 yield from self._numbers_near(num, tol)
         elif isinstance(p, NumP):
@@ -272,8 +325,12 @@ def _number_of(token: str) -> NumLit | None:
 _COSTLY = (TensorP, SeqP)
 
 
-def _match(preds: list[Pred], lives: list[Obs], tol: Tolerance | None) -> dict[int, int]:
-    """Pairs typed index -> live index: same positions first, then through the index."""
+def _match(preds: list[Pred], texts: list[str], lives: Sequence[Obs],
+           tol: Tolerance | None) -> dict[int, int]:
+    """Pairs typed index -> live index: same positions first, then through the index.
+
+    Typed items that read the same share one stream of candidates: a live item
+    one of them was compared with (and did not match) is never tried again."""
     index = _Index(lives)
     pairs: dict[int, int] = {}
     budget = MATCH_BUDGET
@@ -285,11 +342,16 @@ def _match(preds: list[Pred], lives: list[Obs], tol: Tolerance | None) -> dict[i
         if item_matches(p, lives[i], tol):
             pairs[i] = i
             index.take(i)
+    streams: dict[tuple[type, str], Iterator[int]] = {}
     for i, p in enumerate(preds):
         if i in pairs:
             continue
+        same = (type(p), texts[i])
+        stream = streams.get(same)
+        if stream is None:
+            stream = streams[same] = index.candidates(p, tol)
         misses = 0
-        for j in index.candidates(p, tol):
+        for j in stream:
             if index.taken[j]:
                 continue
             if isinstance(p, _COSTLY):
@@ -306,17 +368,67 @@ def _match(preds: list[Pred], lives: list[Obs], tol: Tolerance | None) -> dict[i
     return pairs
 
 
-def _tensor_items(live: Obs) -> list[Obs] | None:
+class _Elements(Sequence[Obs]):
+    """The elements of a 1-d tensor as items, made into observations only when
+    looked at (a tensor may have 10,000 of them)."""
+
+    def __init__(self, values: list[Any], dtype: str) -> None:
+        self.values = values
+        self.dtype = dtype
+        self.kind = {"bool": "bool", "int": "int"}.get(dtypes.dtype_class(dtype), "float")
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, j: int) -> Obs: ...
+    @overload
+    def __getitem__(self, j: slice) -> list[Obs]: ...
+    def __getitem__(self, j: int | slice) -> Obs | list[Obs]:
+        if isinstance(j, slice):
+            return [self[k] for k in range(*j.indices(len(self)))]
+        return {"type": self.kind, "value": self.values[j], "dtype": self.dtype}
+
+    def unique(self) -> _Elements:
+        return _Elements(list(dict.fromkeys(self.values)), self.dtype)
+
+
+def _tensor_items(live: Obs) -> _Elements | None:
     if otype(live) != "tensor" or len(tensor_shape(live)) != 1:
         return None
     leaves = tensor_leaves(live)
     if leaves is None:
         return None
-    kind = {"bool": "bool", "int": "int"}.get(dtypes.dtype_class(tensor_dtype(live)), "float")
-    return [{"type": kind, "value": v} for v in leaves if not isinstance(v, complex)]
+    return _Elements([v for v in leaves if not isinstance(v, complex)], tensor_dtype(live))
 
 
-def _listed(parts: list[Part], n: int) -> tuple[Part, ...]:
+class _Missing(Sequence[Part]):
+    """The live items nothing was paired with (only the first few are shown)."""
+
+    def __init__(self, lives: Sequence[Obs], taken: set[int]) -> None:
+        self.lives, self.taken = lives, taken
+        self.count = len(lives) - len(taken)
+
+    def __len__(self) -> int:
+        return self.count
+
+    @overload
+    def __getitem__(self, k: int) -> Part: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Part]: ...
+    def __getitem__(self, k: int | slice) -> Part | list[Part]:
+        stop = k.stop if isinstance(k, slice) and k.stop is not None else \
+            (k + 1 if isinstance(k, int) else self.count)
+        found: list[Part] = []
+        for j in range(len(self.lives)):
+            if len(found) >= stop:
+                break
+            if j not in self.taken:
+                found.append(Item(self.lives[j]))
+        return found[k]
+
+
+def _listed(parts: Sequence[Part], n: int) -> tuple[Part, ...]:
     out: list[Part] = []
     for k, part in enumerate(parts[:8]):
         out += [", "] if k else []
@@ -327,7 +439,7 @@ def _listed(parts: list[Part], n: int) -> tuple[Part, ...]:
 
 
 def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -> Outcome:
-    lives = items(live)
+    lives: Sequence[Obs] | None = items(live)
     if lives is None:
         lives = _tensor_items(live)
     if lives is None:
@@ -339,14 +451,17 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
         if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
             # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
             preds = [b if isinstance(b, bool) else NumP(b) for b in one.leaves]
+    texts = [pred_text(x) for x in preds]
     if not ordered:
-        preds = list({pred_text(x): x for x in preds}.values())
-        lives = list({key(x): x for x in lives}.values())
-    pairs = _match(preds, lives, tol)
+        unique = dict(zip(texts, preds, strict=True))
+        texts, preds = list(unique), list(unique.values())
+        lives = lives.unique() if isinstance(lives, _Elements) else \
+            list({dedupe_key(x): x for x in lives}.values())
+    pairs = _match(preds, texts, lives, tol)
     n, right = len(lives), len(pairs)
     taken = set(pairs.values())
-    missing: list[Part] = [Item(o) for j, o in enumerate(lives) if j not in taken]
-    extra: list[Part] = [Said(pred_text(x), 40) for i, x in enumerate(preds) if i not in pairs]
+    missing = _Missing(lives, taken)
+    extra: list[Part] = [Said(texts[i], 40) for i in range(len(preds)) if i not in pairs]
     in_order = all(i == j for i, j in pairs.items())
     if not missing and not extra:
         if not ordered or in_order:

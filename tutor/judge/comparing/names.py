@@ -41,6 +41,8 @@ def typed_forms(typed: str) -> list[str]:
     (`z.grad_fn =`, "it's", "I think"), an article ("a tuple"), a repr
     (`<class 'tuple'>`), a trailing "class"."""
     out = [typed]
+    if len(typed) > 500:  # a long answer is not a name with form around it
+        return out
     out += lead_ins(collapse(strip_noise(typed)))
     for v in list(out):
         v = v.strip()
@@ -54,8 +56,15 @@ def typed_forms(typed: str) -> list[str]:
     return out
 
 
+_NUMBER_NAMES = frozenset({"nan", "inf", "-inf", "+inf", "infinity", "pi", "e"})
+
+
 def _number(text: str) -> Num | None:
-    if len(text) > 200:
+    """The typed text as a number, if it is one (a quick look first: most names
+    are not)."""
+    first = text.lstrip()[:1]
+    if len(text) > 200 or not (first.isdigit() or first in "+-.(" or "(" in text
+                               or text.strip().casefold() in _NUMBER_NAMES):
         return None
     try:
         node = parse_value(strip_noise(text))
@@ -81,13 +90,14 @@ def _key(text: str) -> str:
     return collapse(strip_noise(normalise_chars(text)))
 
 
-def name_matches(typed: str, live: Obs) -> bool:
-    """Does the typed token (or the same token without form around it) name
-    the live value?"""
+def name_matches(typed: str, live: Obs, *, forms: bool = True) -> bool:
+    """Does the typed token (or, with `forms`, the same token without form around
+    it: a whole answer, not an item of a list) name the live value?"""
+    candidates = typed_forms(typed) if forms else [typed]
     if otype(live) == "none":
-        return says_none(strip_noise(typed)) or any(
-            text_key(v) in NONE_WORDS for v in typed_forms(typed))
-    return any(_form_matches(v, live) for v in typed_forms(typed))
+        return (forms and says_none(strip_noise(typed))) or any(
+            text_key(v) in NONE_WORDS for v in candidates)
+    return any(_form_matches(v, live) for v in candidates)
 
 
 def _form_matches(typed: str, live: Obs) -> bool:
@@ -102,6 +112,9 @@ def _form_matches(typed: str, live: Obs) -> bool:
         return _key(typed) == _key(value) or typed == value
     if t == "dtype":
         return dtypes.canonical(typed.strip()) == str(live.get("value"))
+    if t in ("int", "float"):
+        num = _number(typed)
+        return num is not None and matches(num.lit, as_live(live.get("value")), number_dtype(live))
     path = class_path(live)
     if path is not None:
         return _path_matches(typed, path)
@@ -116,9 +129,6 @@ def _form_matches(typed: str, live: Obs) -> bool:
             index = m.group(2) or m.group(3)
             a = m.group(1) + (f":{index}" if index else "")
         return a == str(live.get("value", "")).casefold()
-    if t in ("int", "float"):
-        num = _number(typed)
-        return num is not None and matches(num.lit, as_live(live.get("value")), number_dtype(live))
     if t == "exception":
         return exception_name(a) == exception_name(str(live.get("name", "")))
     if t == "grad_fn":

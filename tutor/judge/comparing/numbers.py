@@ -45,22 +45,27 @@ def _magnitude(x: float) -> int:
     return m
 
 
+def typed_gap(p: NumLit) -> float:
+    """The gap what was typed allows, before the live value is known: its last
+    decimal, and its second significant digit (a typed 0 allows none)."""
+    t = float(p.value)
+    gap = math.inf
+    if p.err is not None:  # computed from decimals: as far off as they allow
+        gap = p.err
+    elif p.decimals is not None:
+        gap = _half_unit(-p.decimals)
+    return min(gap, _half_unit(_magnitude(t) - 1)) if t != 0 else 0.0
+
+
 def allowed_gap(p: NumLit, v: float, dtype: str) -> float:
     """How far the live value may be from what was typed."""
     resolution = spacing(v, dtype)
-    t = float(p.value)
     if p.exact:
+        t = float(p.value)
         return max(EXACT_STEPS * resolution, 2 * spacing(v, "float32"), 1e-12 * abs(t))
-    gaps = []
-    if p.err is not None:  # computed from decimals: as far off as they allow
-        gaps.append(p.err)
-    elif p.decimals is not None:
-        gaps.append(_half_unit(-p.decimals))
-    if t != 0:
-        gaps.append(_half_unit(_magnitude(t) - 1))
+    gap = typed_gap(p)
     if v != 0:
-        gaps.append(_half_unit(_magnitude(v) - 1))
-    gap = min(gaps) if gaps else 0.0
+        gap = min(gap, _half_unit(_magnitude(v) - 1))
     return max(gap, resolution)
 
 

@@ -83,6 +83,8 @@ class Call:
 Node = Num | Cplx | Str | Name | NoneV | BoolV | Angle | Seq | Call
 
 _ZERO = NumLit(0, "0", 0, 1, True)
+_PLAIN = frozenset({"NUM", "STR", "NAME", "ANGLE"})
+_ENDS = frozenset({",", ")", "]", "}", ":", "="})
 _MUL = {"*": "*", "\u00d7": "*", "/": "/"}
 
 
@@ -144,13 +146,15 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = tokenize(text)
         self.i = 0
+        self.last = len(self.tokens) - 1  # the EOF token
 
     @property
     def tok(self) -> Token:
         return self.tokens[self.i]
 
     def peek(self, k: int = 1) -> Token:
-        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
+        j = self.i + k
+        return self.tokens[j] if j < self.last else self.tokens[self.last]
 
     def at(self, text: str) -> bool:
         return self.tok.kind == "OP" and self.tok.text == text
@@ -160,8 +164,9 @@ class _Parser:
         return tok.text if tok.kind == "OP" and tok.text in ops else None
 
     def next(self) -> Token:
-        tok = self.tok
-        self.i = min(self.i + 1, len(self.tokens) - 1)
+        tok = self.tokens[self.i]
+        if self.i < self.last:
+            self.i += 1
         return tok
 
     def expect(self, text: str) -> None:
@@ -179,6 +184,12 @@ class _Parser:
 
     # value := sum
     def value(self) -> Node:
+        tok, nxt = self.tokens[self.i], self.peek()
+        if tok.kind in _PLAIN and (nxt.kind != "OP" or nxt.text in _ENDS):
+            if tok.kind == "NUM" and tok.text[-1] not in "jJ":
+                self.i += 1  # a plain number, the commonest item
+                return Num(nums.read_number(tok.text, checked=True))
+            return self.primary()  # a plain item: no operators to look for
         node = self.product()
         while (op := self.at_op("+-")) is not None:
             self.next()
@@ -251,8 +262,8 @@ class _Parser:
     def number(self) -> Num | Cplx:
         text = self.next().text
         if text[-1] in "jJ":
-            return Cplx(_ZERO, nums.read_number(text[:-1]))
-        return Num(nums.read_number(text))
+            return Cplx(_ZERO, nums.read_number(text[:-1], checked=True))
+        return Num(nums.read_number(text, checked=True))
 
     def name(self) -> Node:
         tok = self.next()
@@ -268,8 +279,9 @@ class _Parser:
             imag = nums.special_lit(tok.text[:-1])  # nanj, infj
             if imag is not None:
                 return Cplx(_ZERO, imag)
-        func = nums.function_name(tok.text)
-        if func is not None and (self.tok.kind == "NUM" or self.tok.kind == "NAME"
+        after = self.tok.kind
+        func = nums.function_name(tok.text) if after in ("NUM", "NAME", "OP") else None
+        if func is not None and (after == "NUM" or after == "NAME"
                                  and nums.constant_lit(self.tok.text) is not None):
             arg = _operand(self.power(), func)  # `ln 2`, `sqrt 2`: a function without brackets
             return Num(nums.apply(func, _real(arg, func)))
@@ -363,13 +375,13 @@ def parse_value(text: str) -> Node:
 _SEPARATOR_WORDS = frozenset({"and", "or"})
 
 
-def parse_items(text: str) -> tuple[Node, ...] | None:
-    """Zero or more values separated by commas or spaces (`a, b` or `a b`).
-
-    Returns the values; if the text is exactly one value, returns None so the
-    caller can look at `parse_value` instead (a single `[..]` is a sequence).
-    """
+def parse_items(text: str) -> Node | tuple[Node, ...]:
+    """Values separated by commas or spaces (`a, b` or `a b`): a tuple of them,
+    or, when the text is exactly one value, that value (a single `[..]` is a
+    sequence, not an item)."""
     p = _Parser(text)
+    if p.tok.kind == "EOF":
+        raise InvalidPrediction("Type an answer.")
     items: list[Node] = []
     while p.tok.kind != "EOF":
         items.append(p.value())
@@ -377,8 +389,8 @@ def parse_items(text: str) -> tuple[Node, ...] | None:
             p.next()
         if items and p.tok.kind == "NAME" and p.tok.text.casefold() in _SEPARATOR_WORDS:
             p.next()  # "a, b and c" / "0 or 2": a plain-language separator
-    if len(items) == 1:
-        return None
+    if len(items) == 1 and not (p.tokens[-2].kind == "OP" and p.tokens[-2].text == ","):
+        return items[0]
     return tuple(items)
 
 

@@ -14,14 +14,15 @@ from ..base.parts import Said
 from .numbers import NUMBER_RE
 
 _TOKEN = re.compile(
-    r"(?P<WS>\s+)"
+    r"\s*(?:"
     # `0.weight`, `2.bias`: state_dict keys of nn.Sequential start with a digit
-    r"|(?P<DNAME>[0-9]\w*(?:\.[0-9]\w*)*\.[^\W\d]\w*(?:\.\w+)*)"
+    r"(?P<DNAME>[0-9]\w*(?:\.[0-9]\w*)*\.[^\W\d]\w*(?:\.\w+)*)"
     rf"|(?P<NUM>{NUMBER_RE.pattern})"
     r"|(?P<NAME>[^\W\d]\w*(?:\.[^\W\d]\w*|\.[0-9]\w*)*)"
     r"|(?P<STR>'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`[^`\n]*`)"
     r"|(?P<ANGLE><[^<>]*>)"
     r"|(?P<OP>\*\*|[()\[\]{},:=+\-/*\u00d7^])"
+    r"|(?P<END>$))"
 )
 _OPEN, _CLOSE = "([{", ")]}"
 _HEX_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))")
@@ -70,19 +71,23 @@ def _fail_at(text: str, pos: int) -> InvalidPrediction:
     return InvalidPrediction("I can't read the character ", Said(repr(ch)), " here.")
 
 
+_KIND = {index: name for name, index in _TOKEN.groupindex.items()}
+
+
 def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
     pos, depth, scalars, n = 0, 0, 0, len(text)
-    match = _TOKEN.match
+    match, kinds, append, new = _TOKEN.match, _KIND, tokens.append, Token._make
     while pos < n:
         m = match(text, pos)
         if m is None:
-            raise _fail_at(text, pos)
-        kind = m.lastgroup or ""
-        value = m.group()
-        if kind == "WS":
-            pos = m.end()
-            continue
+            raise _fail_at(text, len(text) - len(text[pos:].lstrip()))
+        index = m.lastindex or 0
+        kind = kinds[index]
+        if kind == "END":
+            break
+        start, pos = m.start(index), m.end()
+        value = m.group(index)
         if kind == "OP":
             if value in _OPEN:
                 depth += 1
@@ -100,21 +105,21 @@ def tokenize(text: str) -> list[Token]:
                 raise InvalidPrediction(
                     f"That answer has too many values (the limit is {MAX_SCALARS:,}).", how=False)
             if kind == "DNAME":
-                num = NUMBER_RE.match(text, pos)
-                if num is not None and num.end() >= m.end():  # 0.j, 1.e5: numbers
-                    m, kind, value = num, "NUM", num.group()
+                num = NUMBER_RE.match(text, start)
+                if num is not None and num.end() >= pos:  # 0.j, 1.e5: numbers
+                    pos, kind, value = num.end(), "NUM", num.group()
                 else:
                     kind = "NAME"
-            if kind == "NUM" and sum(c.isdigit() for c in value) > MAX_DIGITS:
-                raise InvalidPrediction(
-                    f"That number has too many digits (the limit is {MAX_DIGITS}).", how=False)
+            if kind == "NUM":
+                if len(value) > MAX_DIGITS and sum(c.isdigit() for c in value) > MAX_DIGITS:
+                    raise InvalidPrediction(
+                        f"That number has too many digits (the limit is {MAX_DIGITS}).", how=False)
             elif kind == "STR":
                 value = _unescape(value[1:-1])
             elif kind == "ANGLE":
                 value = value[1:-1].strip()
-        tokens.append(Token(kind, value, pos))
+        append(new((kind, value, start)))
         if len(tokens) > MAX_TOKENS:
             raise InvalidPrediction("That answer is too long to read.", how=False)
-        pos = m.end()
     tokens.append(Token("EOF", "", n))
     return tokens

@@ -50,10 +50,9 @@ class NumLit:
 
 def _strip_prefix(name: str) -> str:
     low = name.casefold()
-    for prefix in _PREFIXES:
-        if low.startswith(prefix):
-            return low[len(prefix) :]
-    return low
+    if "." not in low or not low.startswith(_PREFIXES):
+        return low
+    return low.split(".", 1)[1]
 
 
 def special_lit(name: str) -> NumLit | None:
@@ -72,11 +71,12 @@ def constant_lit(name: str) -> NumLit | None:
     return NumLit(CONSTANTS[low], name, None, 0, False, exact=True)
 
 
-def read_number(text: str) -> NumLit:
-    """Read an unsigned decimal literal such as `0.6`, `.6`, `6e-1`, `1_000`."""
-    if not NUMBER_RE.fullmatch(text) or text[-1] in "jJ":
+def read_number(text: str, *, checked: bool = False) -> NumLit:
+    """Read an unsigned decimal literal such as `0.6`, `.6`, `6e-1`, `1_000`
+    (`checked`: the lexer has already matched it)."""
+    if not checked and (not NUMBER_RE.fullmatch(text) or text[-1] in "jJ"):
         raise InvalidPrediction("I can't read ", Said(repr(text)), " as a number.")
-    s = text.replace("_", "")
+    s = text.replace("_", "") if "_" in text else text
     mantissa, _, exp_text = s.lower().partition("e")
     whole, point, frac = mantissa.partition(".")
     digits = whole + frac

@@ -228,7 +228,7 @@ def read_tensor_pred(text: str) -> TensorP | NoneP:
     if words is not None:
         return words
     items = parse_items(text)
-    node = Seq("list", items) if items is not None else parse_value(text)
+    node = Seq("list", items) if isinstance(items, tuple) else items
     if isinstance(node, NoneV):
         return NoneP()
     return read_tensor(node)

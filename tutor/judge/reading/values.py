@@ -146,7 +146,7 @@ def _collection(node: Call) -> SeqP:
 
 
 def read_items_pred(text: str) -> SeqP | NoneP:
-    if collapse(text).casefold() in EMPTY_WORDS:
+    if len(text) < 40 and collapse(text).casefold() in EMPTY_WORDS:
         return SeqP(())
     try:
         items = parse_items(text)
@@ -154,12 +154,11 @@ def read_items_pred(text: str) -> SeqP | NoneP:
         if "expected ']'" in e.message and _SPACED.search(text):
             raise InvalidPrediction("Separate the values with commas.", how=False) from None
         raise
-    if items is not None:
+    if isinstance(items, tuple):
         return SeqP(tuple(read_item(n) for n in items))
-    node = parse_value(text)
-    if isinstance(node, NoneV):
+    if isinstance(items, NoneV):
         return NoneP()
-    pred = read_item(node)
+    pred = read_item(items)
     return pred if isinstance(pred, SeqP) else SeqP((pred,))
 
 
@@ -173,8 +172,8 @@ def read_shape_pred(text: str) -> ShapeP | NoneP:
     if _SHAPE_X.fullmatch(low):
         return ShapeP(tuple(int(d) for d in re.findall(r"[0-9]+", low)))
     items = parse_items(text)
-    if items is None:
-        node = parse_value(text)
+    if not isinstance(items, tuple):
+        node = items
         if isinstance(node, NoneV):
             return NoneP()
         if isinstance(node, Call) and node.name not in SIZE_CALLS:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import builtins
 import re
+from functools import lru_cache
 
-from ..base.errors import InvalidPrediction
+from ..base.errors import MAX_SENTENCE, InvalidPrediction
 from ..base.parts import Said
 from ..base.text import NONE_WORDS, check_length, collapse, normalise_chars, strip_noise
 from . import polarity
@@ -68,6 +69,8 @@ def _yes_no_prefix(low: str) -> str:
 
 
 def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
+    if len(text) > MAX_SENTENCE:
+        raise InvalidPrediction("That is too long for a yes-or-no answer; a few words will do.")
     low = collapse(_require(text).casefold())
     if low in NONE_WORDS:
         return NoneP()
@@ -92,6 +95,7 @@ def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
 _GRAD_FN_REPR = re.compile(r"<\s*([\w.]+)(?:\s+object)?(?:\s+at\s+[^<>]*)?\s*>", re.I)
 
 
+@lru_cache(maxsize=1024)
 def text_key(text: str) -> str:
     """A token for comparing names whose case means nothing (choices, grad_fn,
     classes): noise stripped, whitespace collapsed, a repr unwrapped, case folded."""
@@ -224,7 +228,7 @@ def _ask(what: str) -> InvalidPrediction:
 def read_exception_pred(text: str) -> ExcP:
     t = collapse(strip_noise(normalise_chars(text)))
     _require(t)
-    head = _message_cut(t[:2000])  # a pasted traceback: its head says what was raised
+    head = _message_cut(t[:MAX_SENTENCE])  # a pasted traceback: its head says what was raised
     if head.casefold() in NONE_WORDS:
         return ExcP("none")
     named: dict[str, str] = {}
