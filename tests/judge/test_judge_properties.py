@@ -362,3 +362,53 @@ def test_notation_refuses_what_it_cannot_write() -> None:
         notation({"type": "str", "value": "x" * 100_001}, "stdout")
     assert notation({"type": "size", "value": [200, 100]}, "shape") == "(200, 100)"
     assert not keyword.iskeyword("tensor")
+
+
+# ---- negating a right yes/no answer never leaves it right ----------------------
+
+SAYS: dict[str, dict[bool, list[str]]] = {
+    "bool": {
+        True: ["yes", "true", "yep", "it is", "yes, it is", "True", "it does", "yes it does",
+               "definitely yes", "t.is_contiguous() = True", "y"],
+        False: ["no", "false", "nope", "it isn't", "no, it is not", "False", "it doesn't",
+                "not contiguous", "not a leaf", "never", "n"],
+    },
+    "same_storage": {
+        True: ["yes", "same memory", "they share memory", "shared", "it's a view",
+               "b is a view of a", "same storage", "they share storage", "the same storage",
+               "b aliases a", "no copy is made", "same storage, different strides", "a view"],
+        False: ["no", "separate memory", "they don't share memory", "a copy", "b is a copy",
+                "different storage", "two storages", "not shared", "a clone",
+                "a copy, not a view", "they have separate storages", "b owns new memory"],
+    },
+}
+
+
+def _negations(text: str, said: bool) -> list[str]:
+    opposite = "no" if said else "yes"
+    out = [f"not {text}", f"{opposite}, {text}", f"{text}, {opposite}", f"{text}, but {opposite}",
+           f"{text} - {opposite}", f"{opposite} {text}" if text in ("true", "false") else text]
+    for a, b in ((" is ", " isn't "), (" share", " don't share"), (" are ", " aren't "),
+                 (" does", " doesn't"), (" a view", " not a view"), ("is a copy", "is not a copy"),
+                 ("same ", "not the same "), ("they ", "they never ")):
+        if a in f" {text}":
+            out.append(f" {text}".replace(a, b, 1).strip())
+    return [t for t in out if t != text]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(sorted(SAYS)), said=st.booleans(), data=st.data(),
+       upper=st.booleans(), end=st.sampled_from(["", ".", "!"]))
+def test_negating_a_right_yes_no_answer_never_stays_right(
+        kind: str, said: bool, data: st.DataObject, upper: bool, end: str) -> None:
+    text = data.draw(st.sampled_from(SAYS[kind][said]))
+    live = {"type": "bool", "value": said}
+    spec = JudgeSpec(kind)
+    assert judge_strict(spec, text, live).status is Status.CORRECT, text
+    negated = data.draw(st.sampled_from(_negations(text, said)))
+    negated = (negated[:1].upper() + negated[1:] if upper else negated) + end
+    v = judge_strict(spec, negated, live)
+    assert v.status is not Status.CORRECT, (text, negated, v.message)
+    # and the opposite answer is never right
+    other = data.draw(st.sampled_from(SAYS[kind][not said]))
+    assert judge_strict(spec, other, live).status is not Status.CORRECT, other

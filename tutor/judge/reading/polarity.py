@@ -171,10 +171,15 @@ def yes_no(text: str, concepts: Iterator[Signal] | None = None) -> bool | None:
         values, rest = answer_words(clause)
         signals += [Signal(v) for v in values]
         if not values and clause.startswith("not "):
+            after = clause[4:]
+            if bare_statement(after) is not None or any(is_negator(w) for w in words(after)):
+                raise Ambiguous  # "not it isn't": a double negation reads both ways
             signals.append(Signal(False))  # "not contiguous", "not a leaf"
         bare = bare_statement(rest)
         if bare is not None:
             signals.append(Signal(bare))
+        elif sum(is_negator(w) for w in words(rest)) > 1:
+            raise Ambiguous  # "it isn't not": a double negation reads both ways
     return combine(signals)
 
 
@@ -183,10 +188,10 @@ def yes_no(text: str, concepts: Iterator[Signal] | None = None) -> bool | None:
 _MEMORY = r"(?:memory|storage|storages|buffer|buffers|data\s*ptr|data_ptr|address|allocation)"
 _SHARE = re.compile(
     r"\bshar(?:e|es|ed|ing)\b"
-    r"|\bsame\b(?!\s+(?:values?|shape|shapes|size|sizes|strides?|dtype|numbers?|contents?"
-    r"|results?|elements?|numel|device|offsets?|thing))"
+    r"|\b(?:the\s+)?same\b(?!\s+(?:values?|shape|shapes|size|sizes|strides?|dtype|numbers?"
+    r"|contents?|results?|elements?|numel|device|offsets?|thing|way|type))"
     r"|\bviews?\b|\bviewing\b|\balias(?:es|ed|ing)?\b|\bone\s+storage\b"
-    r"|\bin[\s-]place\b|\bpoints?\s+(?:to|at)\b|\bthe\s+same\b"
+    r"|\bin[\s-]place\b|\bpoints?\s+(?:to|at)\b"
 )
 _SEPARATE = re.compile(
     r"\bcop(?:y|ies|ied|ying)\b|\bclon(?:e|es|ed|ing)\b|\bseparate(?:ly|d)?\b"
@@ -209,9 +214,13 @@ def storage_signals(clause: str) -> list[Signal]:
     for start, end, shared in spans:
         if start < last:
             continue  # "the same" and "same": one mention
-        negated = any(is_negator(w) for w in words(clause[last:start]))
-        out.append(Signal(shared != negated))
+        negators = sum(is_negator(w) for w in words(clause[last:start]))
+        if negators > 1:
+            raise Ambiguous  # "not they don't share": a double negation reads both ways
+        out.append(Signal(shared != bool(negators)))
         last = end
+    if out and any(is_negator(w) for w in words(clause[last:])):
+        raise Ambiguous  # "a copy isn't made": a negation after the fact reads both ways
     return out
 
 
