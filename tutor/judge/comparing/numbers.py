@@ -102,10 +102,14 @@ def hint(p: NumLit, live: int | float, dtype: str = "float64") -> str | None:
     if gap <= 0 or abs(t - v) > 20 * gap:
         return None  # not a matter of precision
     decimals = round(-math.log10(2 * gap))
-    if not 0 <= decimals <= 12:
+    sig = decimals + _magnitude(v) + 1
+    if (abs(v) < 1e-3 or abs(v) >= 1e6) and 1 <= sig <= 15:
+        at = f"At {sig} significant digits the live value is {v:.{sig - 1}e}."
+    elif 0 <= decimals <= 12:
+        unit = "decimal" if decimals == 1 else "decimals"
+        at = f"At {decimals} {unit} the live value is {v:.{decimals}f}."
+    else:
         return None
-    unit = "decimal" if decimals == 1 else "decimals"
-    at = f"At {decimals} {unit} the live value is {v:.{decimals}f}."
     if p.decimals is not None and p.sig < 2:
         return f"Numbers are read to at least two significant digits. {at}"
     return at
