@@ -113,7 +113,7 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
                    tuple(render(d, kind.style) for d in out.details), feedback)
 
 
-def judge(spec: JudgeSpec, text: str, live: dict) -> Verdict:
+def judge(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
     """Judge the learner's `text` against the live observation. Never raises."""
     try:
         return judge_strict(spec, text, live)
@@ -146,7 +146,7 @@ def display(live: Obs, kind: str | None = None) -> str:
     return show(live, k.style) if k is not None else show(live)
 
 
-def notation(live: dict, kind: str) -> str:
+def notation(live: Obs, kind: str) -> str:
     """The canonical answer text for `live`, judged correct against it.
 
     Raises ValueError when no such text exists (a truncated value, a value

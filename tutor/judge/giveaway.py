@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from .api import gives_away as _gives_away
+from .base.obs import Obs
 from .base.verdict import JudgeSpec
 
 
-def gives_away(_judge: Any, spec: JudgeSpec, live: dict, text: str) -> bool:
+def gives_away(_judge: Any, spec: JudgeSpec, live: Obs, text: str) -> bool:
     """Would typing some phrase of `text` be judged right against `live`?"""
     return _gives_away(spec, live, text)

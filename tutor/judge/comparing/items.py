@@ -207,11 +207,11 @@ class _Index:
             self.by_type.setdefault(t, []).append(j)
             if t in ("int", "float"):  # the common case, kept quick: a plain number
                 try:
-                    v = float(as_live(obs.get("value")))
+                    number = float(as_live(obs.get("value")))
                 except (TypeError, OverflowError):
                     continue
-                if v == v:
-                    numbers.append((v, j))
+                if number == number:
+                    numbers.append((number, j))
                     self.dtypes.add("float64" if t == "float" else "int64")
                 else:
                     self.complex.append(j)  # nan: checked one by one
@@ -407,10 +407,10 @@ class _Missing(Sequence[Part]):
 
     def __init__(self, lives: Sequence[Obs], taken: set[int]) -> None:
         self.lives, self.taken = lives, taken
-        self.count = len(lives) - len(taken)
+        self.size = len(lives) - len(taken)
 
     def __len__(self) -> int:
-        return self.count
+        return self.size
 
     @overload
     def __getitem__(self, k: int) -> Part: ...
@@ -418,7 +418,7 @@ class _Missing(Sequence[Part]):
     def __getitem__(self, k: slice) -> list[Part]: ...
     def __getitem__(self, k: int | slice) -> Part | list[Part]:
         stop = k.stop if isinstance(k, slice) and k.stop is not None else \
-            (k + 1 if isinstance(k, int) else self.count)
+            (k + 1 if isinstance(k, int) else self.size)
         found: list[Part] = []
         for j in range(len(self.lives)):
             if len(found) >= stop:
@@ -450,7 +450,7 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
             and not one.uniform:
         if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
             # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
-            preds = [b if isinstance(b, bool) else NumP(b) for b in one.leaves]
+            preds = [BoolP(b) if isinstance(b, bool) else NumP(b) for b in one.leaves]
     texts = [pred_text(x) for x in preds]
     if not ordered:
         unique = dict(zip(texts, preds, strict=True))

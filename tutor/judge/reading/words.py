@@ -12,6 +12,7 @@ from ..base.parts import Said
 from ..base.text import NONE_WORDS, check_length, collapse, normalise_chars, strip_noise
 from . import polarity
 from .grammar import Num, parse_value
+from .phrases import has_hedge
 from .predictions import BoolP, ChoiceP, ExcP, NoneP, StdoutP, TextP
 
 _TENSOR_BOOL = re.compile(r"(?:torch\.)?tensor\(\s*(true|false|1|0)\.?\s*\)")
@@ -236,7 +237,7 @@ def read_exception_pred(text: str) -> ExcP:
     modes: set[str] = set()
     weak: set[bool] = set()
     for original in polarity.clauses(head):
-        if polarity.has_hedge(original.lower()):
+        if has_hedge(original.lower()):
             raise _ask("That sounds unsure: take a guess. ")
         claims, answer = _clause_exc(original)
         if answer is not None:
