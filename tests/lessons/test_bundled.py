@@ -47,6 +47,22 @@ def coverage_rows() -> list[tuple[str, list[str]]]:
     return rows
 
 
+def beyond_rows() -> list[tuple[str, list[str]]]:
+    """(pack directory, lesson ids) for every row of the "Beyond the seeds" table: the
+    packs that go past the seed posts, which the digest coverage table does not list."""
+    text = README.read_text(encoding="utf-8")
+    if "## Beyond the seeds" not in text:
+        return []
+    section = text.split("## Beyond the seeds", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        match = re.fullmatch(r"`(\d{2}-[a-z0-9-]+)`", cells[0]) if len(cells) == 4 else None
+        if match:
+            rows.append((match.group(1), re.findall(r"`([^`]+)`", cells[2])))
+    return rows
+
+
 # ------------------------------------------------------------------ loading
 
 
@@ -129,8 +145,22 @@ def test_coverage_table_names_existing_lessons() -> None:
 
 def test_every_course_lesson_is_in_the_coverage_table() -> None:
     named = {i for _, ids in coverage_rows() for i in ids}
+    named |= {i for _, ids in beyond_rows() for i in ids}
     missing = sorted(x.id for x in COURSE if x.id not in named)
-    assert not missing, f"lessons missing from the coverage table in lessons/README.md: {missing}"
+    assert not missing, (
+        "lessons missing from lessons/README.md (the digest coverage table, or the "
+        f"'Beyond the seeds' table for packs past the seed posts): {missing}"
+    )
+
+
+def test_beyond_the_seeds_rows_list_their_pack_in_course_order() -> None:
+    """Each row of "Beyond the seeds" names an existing pack and exactly its lessons, in
+    the order of the pack's manifest."""
+    for pack, ids in beyond_rows():
+        manifest = LESSONS / pack / PACK_FILE
+        assert manifest.is_file(), f"'Beyond the seeds' names {pack!r}, which has no {PACK_FILE}"
+        listed = yaml.safe_load(manifest.read_text(encoding="utf-8")).get("lessons") or []
+        assert ids == listed, f"'Beyond the seeds' row for {pack}: {ids} != manifest {listed}"
 
 
 def test_coverage_table_items_are_unique_and_complete() -> None:

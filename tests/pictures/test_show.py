@@ -144,6 +144,10 @@ def test_lint_rejects_a_show_that_cannot_be_drawn(tmp_path: Path) -> None:
     ("number", "x.grad", "for _ in range(2):\n    z.backward(retain_graph=True)", "graph z"),
     ("tensor", "A", "B = A.detach()\nB[0] = 3", "storage"),
     ("tensor", "A", "B = A * 2", None),
+    # a name bound only inside a comprehension or a function is not in the namespace
+    ("set", "[n for n, layer in layers.items() if layer.weight.grad is not None]",
+     "model(x).mean().backward()", None),
+    ("number", "w.grad", "def f(w):\n    return w * 2", None),
 ])
 def test_suggest_reads_the_code_not_just_its_text(
         kind: str, expect: object, code: str, spec: str | None) -> None:

@@ -138,8 +138,47 @@ def _backward_targets(code: str) -> list[str]:
     return [t for _, _, t in sorted(found)]
 
 
+def _local_only_names(code: str) -> set[str]:
+    """Names the code (or an expression) binds only inside a function, lambda or
+    comprehension, never at top level: they are not in the lesson's namespace, so no
+    picture of them can be drawn."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return set()
+    top: set[str] = set()
+    inner: set[str] = set()
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
+              ast.DictComp, ast.GeneratorExp)
+
+    def visit(node: ast.AST, names: set[str]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner if isinstance(node, scopes) else names)
+
+    visit(tree, top)
+    return inner - top
+
+
 def suggest(kind: str, expect: str | Iterable[str] | None, code: str = "",
             topic: str = "") -> ShowSpec | None:
+    """`_suggest`, less a picture of a name bound only inside a function or comprehension
+    (`[n for n, layer in layers.items()]`): it is not in the namespace to be drawn."""
+    spec = _suggest(kind, expect, code, topic)
+    root = re.match(r"[A-Za-z_]\w*", spec.expr) if spec and spec.expr else None
+    exprs = [expect] if isinstance(expect, str) else list(expect or [])
+    if root and root.group(0) in _local_only_names("\n".join([code, *exprs])):
+        return None
+    return spec
+
+
+def _suggest(kind: str, expect: str | Iterable[str] | None, code: str = "",
+             topic: str = "") -> ShowSpec | None:
     """The picture that fits a question, from its kind, `expect` and the code run so far.
 
     - `same_storage`, or `expect` about data_ptr/_base/stride/`is`: the storage map;

@@ -39,7 +39,7 @@ EXAMPLES = {
     "tensor": "e.g. tensor([7., 9.]), [[1, 0], [0, 1]] or [True, False]",
     "text": "case is ignored, e.g. SinBackward0",
     "shape": "e.g. (4, 5), torch.Size([4, 5]), 4x5 or () for a scalar",
-    "dtype": "e.g. torch.float16, float16, half, int8",
+    "dtype": "e.g. torch.int16, int16, short, uint8",
     "exception": "e.g. IndexError, raises, or: no error",
 }
 YES_NO = ("bool", "same_storage")
