@@ -157,10 +157,11 @@ class _Parser:
         return self.tokens[j] if j < self.last else self.tokens[self.last]
 
     def at(self, text: str) -> bool:
-        return self.tok.kind == "OP" and self.tok.text == text
+        tok = self.tokens[self.i]
+        return tok.text == text and tok.kind == "OP"
 
     def at_op(self, ops: str | tuple[str, ...]) -> str | None:
-        tok = self.tok
+        tok = self.tokens[self.i]
         return tok.text if tok.kind == "OP" and tok.text in ops else None
 
     def next(self) -> Token:
@@ -319,12 +320,14 @@ class _Parser:
     def items_with_comma(self, close: str) -> tuple[tuple[Node, ...], bool]:
         items: list[Node] = []
         trailing = False
+        tokens = self.tokens
         while not self.at(close):
             items.append(self.value())
             trailing = False
-            if not self.at(","):
+            tok = tokens[self.i]
+            if tok.text != "," or tok.kind != "OP":
                 break
-            self.next()
+            self.i += 1  # the comma (never the last token: EOF is)
             trailing = True
         self.expect(close)
         return tuple(items), trailing

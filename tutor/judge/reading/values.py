@@ -109,6 +109,8 @@ def read_number_pred(text: str) -> NumP | NoneP:
 
 
 def read_item(node: Node) -> Pred:
+    if isinstance(node, Num):  # the commonest items first
+        return NumP(node.lit)
     if isinstance(node, (Str, Name)):
         return TextP(node.value)
     if isinstance(node, Angle):
