@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from judge_obs import NONE
 
 from tutor.judge import JudgeSpec, Status, notation
-from tutor.judge.api import judge_strict
+from tutor.judge.api import clear_caches, judge_strict
 from tutor.judge.base.dtypes import KNOWN, dtype_class
 from tutor.judge.reading.words import BUILTIN_MRO
 from tutor.kinds import KINDS
@@ -55,6 +55,7 @@ LIMIT = 0.050  # seconds: the judge's budget for one answer (issue #11)
 
 
 def _timed(kind: str, text: str, live: dict[str, Any]) -> float:
+    clear_caches()  # timed cold
     start = time.process_time()  # this process's CPU time: other processes don't count
     v = judge_strict(SPECS[kind], text, live)
     elapsed = time.process_time() - start

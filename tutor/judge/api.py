@@ -9,17 +9,18 @@ from functools import lru_cache
 from .base.errors import InvalidPrediction
 from .base.obs import Obs, otype
 from .base.parts import short
-from .base.text import check_length, clean
+from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
 from .comparing.pseudo import to_observation
+from .reading.grammar import number_in
 from .reading.phrases import is_hedge
 from .reading.predictions import Pred
+from .reading.words import text_key
 from .registry import REGISTRY, Kind, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
 
-_HEDGE = ("That sounds unsure: take a guess (a wrong answer is explained, and you can "
-          "try again).")
+_HEDGE = "That sounds unsure: take a guess; a wrong answer shows you why."
 
 
 def _kind(spec: JudgeSpec) -> Kind:
@@ -111,6 +112,13 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
                    tuple(render(d, kind.style) for d in out.details), feedback)
+
+
+def clear_caches() -> None:
+    """Forget what the judge cached (numbers read from names, keys of names,
+    feedback keys): benchmarks time the judge cold."""
+    for cached in (_feedback_key, number_in, text_key, nfkc):
+        cached.cache_clear()
 
 
 def judge(spec: JudgeSpec, text: str, live: Obs) -> Verdict:

@@ -44,11 +44,11 @@ def normalise_chars(text: str) -> str:
     quotes, the division sign and the letter pi become ASCII."""
     if text.isascii():
         return text
-    return _normalised(text)
+    return nfkc(text)
 
 
 @lru_cache(maxsize=64)
-def _normalised(text: str) -> str:  # an answer is normalised several times over
+def nfkc(text: str) -> str:  # an answer is normalised several times over
     return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
 
 

@@ -32,7 +32,7 @@ from ..base.obs import (
 from ..base.parts import Item, Live, Part, Said
 from ..base.text import NONE_WORDS
 from ..base.verdict import Outcome, Status, Tolerance, correct, incorrect, partial
-from ..reading.grammar import Num, parse_value
+from ..reading.grammar import number_in
 from ..reading.numbers import NumLit
 from ..reading.predictions import (
     BoolP,
@@ -315,11 +315,8 @@ def _number_of(token: str) -> NumLit | None:
     """A quoted number ('1.5') may name a live number."""
     if not token or len(token) > 60 or not (token[0].isdigit() or token[0] in "+-."):
         return None
-    try:
-        node = parse_value(token)
-    except Exception:  # noqa: BLE001 - anything unreadable is simply not a number
-        return None
-    return node.lit if isinstance(node, Num) else None
+    num = number_in(token)
+    return num.lit if num is not None else None
 
 
 _COSTLY = (TensorP, SeqP)

@@ -15,10 +15,9 @@ import builtins
 import re
 
 from ..base import dtypes
-from ..base.errors import InvalidPrediction
 from ..base.obs import Obs, as_live, class_path, number_dtype, otype, token
 from ..base.text import NONE_WORDS, collapse, normalise_chars, strip_noise
-from ..reading.grammar import Num, parse_value
+from ..reading.grammar import Num, number_in
 from ..reading.phrases import lead_ins, says_none
 from ..reading.words import exception_name, text_key
 from .numbers import matches
@@ -66,11 +65,7 @@ def _number(text: str) -> Num | None:
     if len(text) > 200 or not (first.isdigit() or first in "+-.(" or "(" in text
                                or text.strip().casefold() in _NUMBER_NAMES):
         return None
-    try:
-        node = parse_value(strip_noise(text))
-    except InvalidPrediction:
-        return None
-    return node if isinstance(node, Num) else None
+    return number_in(strip_noise(text))
 
 
 def _ignores_case(value: str) -> bool:

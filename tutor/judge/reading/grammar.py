@@ -21,6 +21,7 @@ lexer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..base.errors import InvalidPrediction
 from ..base.parts import Said
@@ -375,6 +376,18 @@ def parse_value(text: str) -> Node:
     return node
 
 
+@lru_cache(maxsize=4096)
+def number_in(text: str) -> Num | None:
+    """`text` as one number (`'1.5'`, `3/5`), or None; cached, since a name is
+    looked at as a number against every live number it might be."""
+    try:
+        node = parse_value(text)
+    except InvalidPrediction:
+        return None
+    num = as_number(node)
+    return num if isinstance(num, Num) else None
+
+
 _SEPARATOR_WORDS = frozenset({"and", "or"})
 
 
@@ -399,5 +412,5 @@ def parse_items(text: str) -> Node | tuple[Node, ...]:
 
 __all__ = [
     "Angle", "BoolV", "Call", "Cplx", "Name", "Node", "NoneV", "Num", "Seq", "Str",
-    "as_number", "parse_items", "parse_value",
+    "as_number", "number_in", "parse_items", "parse_value",
 ]  # fmt: skip
