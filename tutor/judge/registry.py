@@ -27,7 +27,7 @@ from .base.errors import InvalidPrediction
 from .base.obs import Obs, is_none, otype, single_number, truncated
 from .base.parts import Item, Live, Said
 from .base.text import clean, collapse, strip_noise
-from .base.verdict import JudgeSpec, Outcome, Status, correct, incorrect
+from .base.verdict import JudgeSpec, Outcome, Status, Tolerance, correct, incorrect
 from .comparing import items as ci
 from .comparing import values as cv
 from .comparing import words as cw
@@ -135,60 +135,28 @@ def _read_stdout(text: str, spec: JudgeSpec) -> Pred:
 # ---- comparers ---------------------------------------------------------------------
 
 
-def _wrong_type(pred: Pred) -> Outcome:
-    return incorrect("That answer is not of this prompt's kind.")  # never for a kind's own reader
+def _adapt(pred_type: type, compare: Callable[..., Outcome], *, tolerance: bool = False,
+           answer: bool = False) -> Comparer:
+    """A kind's comparer from a comparing function: the prediction (of the type the
+    kind's reader makes) and the live value, then the tolerance and the answer text
+    where the function takes them."""
+    def run(pred: Pred, live: Obs, spec: JudgeSpec, text: str) -> Outcome:
+        if not isinstance(pred, pred_type):
+            return incorrect("That answer is not of this prompt's kind.")  # no reader does it
+        extra = ([spec.tolerance] if tolerance else []) + ([text] if answer else [])
+        return compare(pred, live, *extra)
+
+    return run
 
 
-def _number(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cv.compare_number(pred, live, spec.tolerance, answer) if isinstance(pred, NumP) \
-        else _wrong_type(pred)
-
-
-def _tensor(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cv.compare_tensor(pred, live, spec.tolerance) if isinstance(pred, TensorP) \
-        else _wrong_type(pred)
-
-
-def _items(ordered: bool) -> Comparer:
-    def compare(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-        if not isinstance(pred, SeqP):
-            return _wrong_type(pred)
-        return ci.compare_items(pred, live, spec.tolerance, ordered=ordered)
+def _items(ordered: bool) -> Callable[[SeqP, Obs, Tolerance | None], Outcome]:
+    def compare(pred: SeqP, live: Obs, tol: Tolerance | None) -> Outcome:
+        return ci.compare_items(pred, live, tol, ordered=ordered)
 
     return compare
 
 
-def _shape(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cv.compare_shape(pred, live) if isinstance(pred, ShapeP) else _wrong_type(pred)
-
-
-def _dtype(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cv.compare_dtype(pred, live) if isinstance(pred, DtypeP) else _wrong_type(pred)
-
-
-def _bool(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cw.compare_bool(pred, live) if isinstance(pred, BoolP) else _wrong_type(pred)
-
-
-def _storage(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cw.compare_storage(pred, live) if isinstance(pred, BoolP) else _wrong_type(pred)
-
-
-def _text(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cw.compare_text(pred, live) if isinstance(pred, TextP) else _wrong_type(pred)
-
-
-def _exception(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cw.compare_exception(pred, live) if isinstance(pred, ExcP) else _wrong_type(pred)
-
-
-def _stdout(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    return cw.compare_stdout(pred, live) if isinstance(pred, StdoutP) else _wrong_type(pred)
-
-
-def _choice(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
-    if not isinstance(pred, ChoiceP):
-        return _wrong_type(pred)
+def _choice(pred: ChoiceP, live: Obs, spec: JudgeSpec) -> Outcome:
     idx = live_choice(live, spec.choices)
     chosen = spec.choices[pred.index]
     if idx is None:
@@ -200,76 +168,118 @@ def _choice(pred: Pred, live: Obs, spec: JudgeSpec, answer: str) -> Outcome:
                      "." if same else f" ({spec.choices[idx]}).")
 
 
+def _choice_comparer(pred: Pred, live: Obs, spec: JudgeSpec, text: str) -> Outcome:
+    assert isinstance(pred, ChoiceP), pred  # the choice reader's
+    return _choice(pred, live, spec)
+
+
 # ---- the registry ------------------------------------------------------------------
 
 _KINDS = (
-    Kind("number", "A single number, e.g. a gradient: 0.6, 1.6094, 6e-1, 3/5, tensor(0.6000).",
-         label="a number", examples=("3.5", "-0.25", "1e-3", "tensor(3.5)"), entry="line",
-         how="Type one number", read=_value_reader(rv.read_number_pred, number_words=True),
-         compare=_number, notate=sn.number_candidates, style=Style(view=sd.view_number),
-         natural=frozenset({"int", "float", "complex"})),
-    Kind("tensor", "A tensor by shape and values: tensor([3., 1.]), [3, 1] or torch.zeros(2, 3).",
-         label="a tensor's values",
-         examples=("tensor([7., 9.])", "[[1, 0], [0, 1]]", "[True, False]", "torch.zeros(2, 3)"),
-         entry="line", how="Write a tensor by its values",
-         read=_value_reader(read_tensor_pred), compare=_tensor, notate=sn.tensor_candidates,
-         natural=frozenset({"tensor"})),
-    Kind("bool", "Yes or no: True/False, yes/no.", label="yes or no", examples=(),
-         entry="yes_no", how="Answer yes or no (or True / False)", read=_read_bool,
-         compare=_bool, notate=sn.bool_candidates, style=Style(view=sd.view_bool),
-         natural=frozenset({"bool"}), names_options=True),
-    Kind("text", "An exact name such as a grad_fn, a type or a string; case counts for "
-         "strings such as attribute names.", label="an exact name",
-         examples=("SinBackward0", "float16", "Linear"), entry="line",
-         note="case counts for attribute and key names, not for type names",
-         how="Type the name", read=_read_text, compare=_text, notate=sn.text_candidates,
-         style=Style(quote_strings=False),
-         natural=frozenset({"str", "none", "grad_fn", "device", "module", "object"}),
-         none_is_value=True),
-    Kind("choice", "One of the prompt's `choices`, by text or by number.",
-         label="a choice", examples=(), entry="choice", how="Pick one of: {choices}",
-         read=_read_choice, compare=_choice, notate=sn.choice_candidates,
-         style=Style(quote_strings=False), judges_errors=True, none_is_value=True,
-         names_options=True),
-    Kind("set", "Names in any order, e.g. state_dict keys: ['a', 'b'] or a, b.",
-         label="items in any order, separated by commas", examples=("['w', 'v']", "[]"),
-         entry="items", how="List the items (brackets and quotes are optional)",
-         read=_value_reader(rv.read_items_pred, none_phrases=False), compare=_items(False),
-         notate=sn.items_candidates, style=Style(as_set=True),
-         natural=frozenset({"set", "dict"})),
-    Kind("list", "Names or values in order: ['a', 'b'] or a, b.",
-         label="items in order, separated by commas", examples=("['w', 'v']", "[]"),
-         entry="items", how="List the items in order (brackets and quotes are optional)",
-         read=_value_reader(rv.read_items_pred, none_phrases=False), compare=_items(True),
-         notate=sn.items_candidates, natural=frozenset({"list", "tuple"})),
-    Kind("shape", "A shape: (2, 3), torch.Size([2, 3]) or 2x3.", label="a shape",
-         examples=("(4, 5)", "torch.Size([4, 5])", "4x5", "(7,)", "()"), entry="line",
-         note="() for a scalar", how="Write a shape",
-         read=_value_reader(rv.read_shape_pred), compare=_shape, notate=sn.shape_candidates,
-         style=Style(view=sd.view_shape), natural=frozenset({"size"}), needs_values=False),
-    Kind("dtype", "A dtype: torch.float32, float32, float, long.", label="a dtype",
-         examples=("torch.float16", "half", "int8", "torch.bfloat16"), entry="line",
-         how="Write a dtype", read=_value_reader(rv.read_dtype_pred), compare=_dtype,
-         notate=sn.dtype_candidates, style=Style(view=sd.view_dtype),
-         natural=frozenset({"dtype"}), needs_values=False),
-    Kind("exception", "The exception raised (RuntimeError), 'raises', or 'no error'.",
-         label="an exception name, or: no error",
-         examples=("IndexError", "TypeError", "KeyError"), entry="line",
-         how="Name the exception raised, or say it raises, or no error",
-         read=_read_exception, compare=_exception, notate=sn.exception_candidates,
-         style=Style(view=sd.view_exception, none="no error"),
-         natural=frozenset({"exception"}), outcome=True, judges_errors=True,
-         none_is_value=True, needs_values=False),
-    Kind("same_storage", "Whether two tensors share memory: yes/no.",
-         label="yes or no", examples=(), entry="yes_no",
-         how="Say yes (they share memory) or no (separate memory)", read=_read_storage,
-         compare=_storage, notate=sn.yes_no_candidates,
-         style=Style(view=sd.view_bool, yes_no=True), names_options=True),
-    Kind("stdout", "What the step printed; whitespace differences are ignored.",
-         label="what it prints", examples=(), entry="lines",
-         note="type the printed lines exactly", how="Type what it prints, or 'nothing'",
-         read=_read_stdout, compare=_stdout, notate=sn.stdout_candidates,
-         style=Style(quote_strings=False), outcome=True, none_is_value=True, verbatim=True),
+    Kind(
+        "number", "A single number, e.g. a gradient: 0.6, 1.6094, 6e-1, 3/5, tensor(0.6000).",
+        label="a number", examples=("3.5", "-0.25", "1e-3", "tensor(3.5)"), entry="line",
+        how="Type one number",
+        read=_value_reader(rv.read_number_pred, number_words=True),
+        compare=_adapt(NumP, cv.compare_number, tolerance=True, answer=True),
+        notate=sn.number_candidates, style=Style(view=sd.view_number),
+        natural=frozenset({"int", "float", "complex"}),
+    ),
+    Kind(
+        "tensor", "A tensor by shape and values: tensor([3., 1.]), [3, 1] or torch.zeros(2, 3).",
+        label="a tensor's values",
+        examples=("tensor([7., 9.])", "[[1, 0], [0, 1]]", "[True, False]", "torch.zeros(2, 3)"),
+        entry="line", how="Write a tensor by its values",
+        read=_value_reader(read_tensor_pred),
+        compare=_adapt(TensorP, cv.compare_tensor, tolerance=True),
+        notate=sn.tensor_candidates, natural=frozenset({"tensor"}),
+    ),
+    Kind(
+        "bool", "Yes or no: True/False, yes/no.",
+        label="yes or no", examples=(), entry="yes_no",
+        how="Answer yes or no (or True / False)",
+        read=_read_bool, compare=_adapt(BoolP, cw.compare_bool),
+        notate=sn.bool_candidates, style=Style(view=sd.view_bool),
+        natural=frozenset({"bool"}), names_options=True,
+    ),
+    Kind(
+        "text", "An exact name such as a grad_fn, a type or a string; case counts for strings "
+        "such as attribute names.",
+        label="an exact name", examples=("SinBackward0", "float16", "Linear"), entry="line",
+        note="case counts for attribute and key names, not for type names",
+        how="Type the name",
+        read=_read_text, compare=_adapt(TextP, cw.compare_text),
+        notate=sn.text_candidates, style=Style(quote_strings=False),
+        natural=frozenset({"str", "none", "grad_fn", "device", "module", "object"}),
+        none_is_value=True,
+    ),
+    Kind(
+        "choice", "One of the prompt's `choices`, by text or by number.",
+        label="a choice", examples=(), entry="choice",
+        how="Pick one of: {choices}",
+        read=_read_choice, compare=_choice_comparer,
+        notate=sn.choice_candidates, style=Style(quote_strings=False),
+        judges_errors=True, none_is_value=True, names_options=True,
+    ),
+    Kind(
+        "set", "Names in any order, e.g. state_dict keys: ['a', 'b'] or a, b.",
+        label="items in any order, separated by commas", examples=("['w', 'v']", "[]"),
+        entry="items", how="List the items (brackets and quotes are optional)",
+        read=_value_reader(rv.read_items_pred, none_phrases=False),
+        compare=_adapt(SeqP, _items(False), tolerance=True),
+        notate=sn.items_candidates, style=Style(as_set=True),
+        natural=frozenset({"set", "dict"}),
+    ),
+    Kind(
+        "list", "Names or values in order: ['a', 'b'] or a, b.",
+        label="items in order, separated by commas", examples=("['w', 'v']", "[]"),
+        entry="items", how="List the items in order (brackets and quotes are optional)",
+        read=_value_reader(rv.read_items_pred, none_phrases=False),
+        compare=_adapt(SeqP, _items(True), tolerance=True),
+        notate=sn.items_candidates, natural=frozenset({"list", "tuple"}),
+    ),
+    Kind(
+        "shape", "A shape: (2, 3), torch.Size([2, 3]) or 2x3.",
+        label="a shape", examples=("(4, 5)", "torch.Size([4, 5])", "4x5", "(7,)", "()"),
+        entry="line", note="() for a scalar", how="Write a shape",
+        read=_value_reader(rv.read_shape_pred), compare=_adapt(ShapeP, cv.compare_shape),
+        notate=sn.shape_candidates, style=Style(view=sd.view_shape),
+        natural=frozenset({"size"}), needs_values=False,
+    ),
+    Kind(
+        "dtype", "A dtype: torch.float32, float32, float, long.",
+        label="a dtype", examples=("torch.float16", "half", "int8", "torch.bfloat16"),
+        entry="line", how="Write a dtype",
+        read=_value_reader(rv.read_dtype_pred), compare=_adapt(DtypeP, cv.compare_dtype),
+        notate=sn.dtype_candidates, style=Style(view=sd.view_dtype),
+        natural=frozenset({"dtype"}), needs_values=False,
+    ),
+    Kind(
+        "exception", "The exception raised (RuntimeError), 'raises', or 'no error'.",
+        label="an exception name, or: no error",
+        examples=("IndexError", "TypeError", "KeyError"), entry="line",
+        how="Name the exception raised, or say it raises, or no error",
+        read=_read_exception, compare=_adapt(ExcP, cw.compare_exception),
+        notate=sn.exception_candidates, style=Style(view=sd.view_exception, none="no error"),
+        natural=frozenset({"exception"}), outcome=True, judges_errors=True,
+        none_is_value=True, needs_values=False,
+    ),
+    Kind(
+        "same_storage", "Whether two tensors share memory: yes/no.",
+        label="yes or no", examples=(), entry="yes_no",
+        how="Say yes (they share memory) or no (separate memory)",
+        read=_read_storage, compare=_adapt(BoolP, cw.compare_storage),
+        notate=sn.yes_no_candidates, style=Style(view=sd.view_bool, yes_no=True),
+        names_options=True,
+    ),
+    Kind(
+        "stdout", "What the step printed; whitespace differences are ignored.",
+        label="what it prints", examples=(), entry="lines",
+        note="type the printed lines exactly", how="Type what it prints, or 'nothing'",
+        read=_read_stdout, compare=_adapt(StdoutP, cw.compare_stdout),
+        notate=sn.stdout_candidates, style=Style(quote_strings=False),
+        outcome=True, none_is_value=True, verbatim=True,
+    ),
 )
 
 REGISTRY: MappingProxyType[str, Kind] = MappingProxyType({k.name: k for k in _KINDS})

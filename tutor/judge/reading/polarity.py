@@ -16,7 +16,7 @@ and the learner is asked again: a sentence is never read as its opposite.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .phrases import has_hedge
@@ -161,26 +161,41 @@ def combine(signals: list[Signal]) -> bool | None:
     return next(iter(values)) if values else None
 
 
-def yes_no(text: str, concepts: Iterator[Signal] | None = None) -> bool | None:
-    """A yes/no answer read clause by clause (`text` lowercase, whitespace
-    collapsed).  Raises Ambiguous; None when no clause says yes or no."""
+def _read(text: str, more: Callable[[str, bool], list[Signal]]) -> bool | None:
+    """An answer read clause by clause (`text` lowercase, whitespace collapsed):
+    each clause's yes/no words and bare statement, and what `more` finds in the
+    rest of it.  Raises Ambiguous; None when no clause says yes or no."""
     signals: list[Signal] = []
     for clause in clauses(text):
         if has_hedge(clause):
             raise Ambiguous
         values, rest = answer_words(clause)
         signals += [Signal(v) for v in values]
-        if not values and clause.startswith("not "):
-            after = clause[4:]
-            if bare_statement(after) is not None or any(is_negator(w) for w in words(after)):
-                raise Ambiguous  # "not it isn't": a double negation reads both ways
-            signals.append(Signal(False))  # "not contiguous", "not a leaf"
         bare = bare_statement(rest)
         if bare is not None:
             signals.append(Signal(bare))
-        elif sum(is_negator(w) for w in words(rest)) > 1:
-            raise Ambiguous  # "it isn't not": a double negation reads both ways
+        signals += more(rest, bool(values) or bare is not None)
     return combine(signals)
+
+
+def _not_phrases(rest: str, answered: bool) -> list[Signal]:
+    """"not contiguous", "not a leaf": no.  A double negation ("not it isn't",
+    "it isn't not") reads both ways: ambiguous."""
+    if answered:
+        return []
+    if rest.startswith("not "):
+        after = rest[4:]
+        if bare_statement(after) is not None or any(is_negator(w) for w in words(after)):
+            raise Ambiguous
+        return [Signal(False)]
+    if sum(is_negator(w) for w in words(rest)) > 1:
+        raise Ambiguous
+    return []
+
+
+def yes_no(text: str) -> bool | None:
+    """A bool answer: yes/no words, bare statements ("it isn't"), "not X"."""
+    return _read(text, _not_phrases)
 
 
 # ---- same_storage: do two tensors share memory? ---------------------------------
@@ -225,15 +240,5 @@ def storage_signals(clause: str) -> list[Signal]:
 
 
 def shares_memory(text: str) -> bool | None:
-    """A same_storage answer read clause by clause; raises Ambiguous."""
-    signals: list[Signal] = []
-    for clause in clauses(text):
-        if has_hedge(clause):
-            raise Ambiguous
-        values, rest = answer_words(clause)
-        signals += [Signal(v) for v in values]
-        bare = bare_statement(rest)
-        if bare is not None:
-            signals.append(Signal(bare))
-        signals += storage_signals(rest)
-    return combine(signals)
+    """A same_storage answer: yes/no words, and what each clause says of memory."""
+    return _read(text, lambda rest, answered: storage_signals(rest))
