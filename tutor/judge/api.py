@@ -36,7 +36,8 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     if not isinstance(text, str):
         raise InvalidPrediction("Type an answer.")
     check_length(text)
-    if not kind.verbatim and is_hedge(text):
+    if not kind.verbatim and is_hedge(text) and \
+            text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
         raise InvalidPrediction(_HEDGE, how=False)
     return kind.read(text, spec)
 

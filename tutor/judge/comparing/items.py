@@ -107,7 +107,7 @@ def dedupe_key(obs: Obs) -> object:
     """What makes two live items the same item (quick for plain values)."""
     t = otype(obs)
     if t in ("int", "float", "str", "bool", "none"):
-        return (t, obs.get("value"))
+        return (t, repr(obs.get("value")))  # repr: -0.0 is not 0.0, as in the kernel's JSON
     return key(obs)
 
 
