@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tutor import __version__
 from tutor.commands import COMMANDS
+from tutor.safetext import safe_streams
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,7 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.add_arguments(sub_action.choices[name])
         args = parser.parse_args(argv)
         try:
-            return int(module.run(args) or 0)
+            with safe_streams():  # nothing a command prints can drive the terminal
+                return int(module.run(args) or 0)
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130

@@ -9,7 +9,7 @@ every prompt's reference `answer` (and `wrong:` answers) against the live values
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -18,6 +18,7 @@ from packaging.version import InvalidVersion, Version
 from tutor.judge import Status, Verdict, display, judge
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.model import Lesson, Prompt, Step
+from tutor.safetext import shorten
 
 
 def unmet_requirement(lesson: Lesson, info: dict[str, Any]) -> str | None:
@@ -154,10 +155,24 @@ class LessonRun:
         self.close()
 
 
+VERDICT_CHARS, VERDICT_LINES = 1_000, 12  # of the live value a verdict quotes
+MESSAGE_CHARS = 300  # of a verdict's message and of each of its details
+
+
 def judge_prompt(outcome: StepOutcome, prompt: Prompt, text: str) -> Verdict:
-    """Judge a learner's `text` for `prompt` against the step's live value."""
+    """Judge a learner's `text` for `prompt` against the step's live value (what the
+    verdict quotes of the live value is cut to a size a screen can show)."""
     live = outcome.live(prompt) or {"type": "none"}
-    return judge(prompt.spec, text, live)
+    verdict = judge(prompt.spec, text, live)
+    return replace(verdict, expected=shorten(verdict.expected, VERDICT_CHARS, VERDICT_LINES),
+                   message=shorten(verdict.message, MESSAGE_CHARS, 3),
+                   details=tuple(shorten(d, MESSAGE_CHARS, 3) for d in verdict.details[:8]))
+
+
+def shown_live(live: dict[str, Any] | None, kind: str) -> str:
+    """A live value as a learner reads it: the judge's notation, cut to a size a screen
+    (or a `check` report) can show."""
+    return shorten(display(live or {"type": "none"}, kind))
 
 
 # ---------------------------------------------------------------------- check
@@ -177,6 +192,9 @@ class PromptCheck:
     message: str
     ask: str = ""
     live: dict[str, Any] | None = None  # the raw observation (for `check --repeat`)
+
+    def __post_init__(self) -> None:
+        self.message = shorten(self.message)  # (it may quote a live value or an exception)
 
     def record(self) -> dict[str, Any]:
         return {
@@ -204,6 +222,9 @@ class LessonCheck:
     seconds: float = 0.0
     line: int = 1
 
+    def __post_init__(self) -> None:
+        self.reason = shorten(self.reason)
+
     @property
     def passed(self) -> bool:
         return self.status in ("passed", "skipped")
@@ -222,7 +243,7 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
     )
     problem = outcome.lesson_problem(prompt)
     shown = live is not None and not outcome.failure and not outcome.unexpected_error
-    expected = display(live, prompt.kind) if shown else None
+    expected = shown_live(live, prompt.kind) if shown else None
     if problem:
         return PromptCheck(
             **base,
@@ -292,14 +313,14 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
                 if outcome.failure or (outcome.unexpected_error and not step.prompts):
                     result.status = "error"
                     err = outcome.error or {}
-                    result.reason = outcome.failure or (
+                    result.reason = shorten(outcome.failure or (
                         f"step {step.index} raised {err.get('name')}: {err.get('message')}"
-                    )
+                    ))
                     result.line = step.pos.line
                     break
                 result.prompts += [check_prompt(lesson, outcome, p) for p in step.prompts]
     except KernelError as exc:
-        result.status, result.reason = "error", f"kernel: {exc}"
+        result.status, result.reason = "error", shorten(f"kernel: {exc}")
     if result.status == "passed" and not all(p.passed for p in result.prompts):
         result.status = "failed"
     result.seconds = time.monotonic() - started

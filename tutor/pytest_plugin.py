@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tutor.safetext import sanitize
+
 if TYPE_CHECKING:  # pragma: no cover
     from tutor.engine import LessonCheck, PromptCheck
     from tutor.kernel import Kernel
@@ -58,8 +60,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def looks_like_lesson(path: Path) -> bool:
     """A cheap test, without parsing: a YAML file with top-level `id:` and `steps:` keys
     (or `title:` and `topic:`)."""
-    if path.suffix not in SUFFIXES or path.name == "pack.yaml":
-        return False
+    if path.suffix not in SUFFIXES or path.name == "pack.yaml" or not path.is_file():
+        return False  # (a FIFO or a device named *.yaml is never read: it may not end)
     try:
         with path.open("rb") as fh:
             head = fh.read(SNIFF_BYTES).decode("utf-8", "replace")
@@ -148,6 +150,11 @@ class LessonFile(pytest.File):
         except LessonError as exc:
             yield LoadErrorItem.from_parent(self, name="load", problems=str(exc))
             return
+        except Exception as exc:  # noqa: BLE001 - a loader bug is this file's failure, not CI's
+            yield LoadErrorItem.from_parent(
+                self, name="load", problems=f"{self.path}:1:1: the loader failed on this file "
+                f"({type(exc).__name__}: {exc}); please report it")
+            return
         for step in self.lesson.steps:
             for prompt in step.prompts:
                 item = PromptItem.from_parent(self, name=f"step{step.index}-prompt{prompt.index}",
@@ -179,7 +186,7 @@ class LoadErrorItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
         if isinstance(excinfo.value, LessonLoadError):
-            return f"the lesson file does not load:\n{self.problems}"
+            return sanitize(f"the lesson file does not load:\n{self.problems}")
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -232,12 +239,13 @@ class PromptItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
         if isinstance(excinfo.value, PromptFailed):
-            return excinfo.value.text
+            return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         # 0-based line: pytest prints it 1-based, at the prompt's `- ask:` line
-        return self.path, self.prompt.pos.line - 1, f"{self.name}: {self.prompt.ask.strip()}"
+        return (self.path, self.prompt.pos.line - 1,
+                sanitize(f"{self.name}: {self.prompt.ask.strip()}"))
 
 
 class RunItem(pytest.Item):
@@ -260,7 +268,7 @@ class RunItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
         if isinstance(excinfo.value, PromptFailed):
-            return excinfo.value.text
+            return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -214,6 +214,20 @@ def test_locked_database_does_not_raise(tmp_path: Path, monkeypatch: pytest.Monk
         assert s.record(attempt("correct"), total_prompts=1, position=(1, 0))
 
 
+def test_a_full_disk_is_named_and_earlier_progress_kept(tmp_path: Path) -> None:
+    with ProgressStore(tmp_path) as s:
+        assert s.record(attempt("correct"), total_prompts=2, position=(0, 1))
+        pages = s._db.execute("PRAGMA page_count").fetchone()[0]
+        s._db.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's "database or disk is full"
+        big = attempt("incorrect", prompt=1, answer="x" * 200_000)
+        assert s.record(big, total_prompts=2, position=(0, 2)) is False
+        assert s.notice is not None and "the disk is full" in s.notice
+        assert "rollback" not in s.notice
+        assert [a.verdict for a in s.attempts()] == ["correct"]  # nothing half-written
+        s._db.execute(f"PRAGMA max_page_count = {pages * 100}")  # space again: saving resumes
+        assert s.record(attempt("partial", prompt=1), total_prompts=2, position=(0, 2))
+
+
 def test_newer_schema_is_left_alone(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import threading
@@ -18,6 +17,7 @@ from tutor.commands.common import add_path_option, catalog_for, print_problems
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
+from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -136,6 +136,12 @@ def run(args: argparse.Namespace) -> int:
     kernel.start()  # torch loads while the lessons are read
     catalog = catalog_for(args.paths, args.path)
     progress = sys.stderr if args.json else sys.stdout
+    if not catalog.lessons and not catalog.errors:  # nothing checked is not a pass
+        where = ", ".join(map(str, [*args.paths, *args.path])) or "the bundled lessons"
+        print(f"tutor check: no lesson files found in {where} (lesson files end in .yaml "
+              "or .yml)", file=sys.stderr)
+        kernel.shutdown()
+        return 1
     try:
         info = kernel.wait_ready()
     except KernelError as exc:
@@ -221,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
             },
             "records": records,
         }
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json_dumps(report, indent=2))
     else:
         _failures(checks, sys.stdout)
         print(

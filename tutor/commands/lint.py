@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from tutor.authoring.lint import lint_paths
 from tutor.commands.common import add_path_option
 from tutor.lesson.catalog import bundled_dir
+from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,9 +27,9 @@ def run(args: argparse.Namespace) -> int:
     if args.strict:
         report = report.strict()
     if args.json:
-        print(json.dumps([{"file": p.file, "line": p.line, "col": p.col, "path": p.path,
+        print(json_dumps([{"file": p.file, "line": p.line, "col": p.col, "path": p.path,
                            "message": p.message, "severity": p.severity}
-                          for p in report.problems], indent=2, ensure_ascii=False))
+                          for p in report.problems], indent=2))
     else:
         for problem in report.problems:
             print(problem)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from tutor.commands.common import add_path_option, catalog_for, print_problems
+from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
                     "tags": list(lesson.tags),
                 }
             )
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        print(json_dumps(rows, indent=2))
     else:
         current = None
         width = max((len(x.id) for x in catalog.lessons), default=10)

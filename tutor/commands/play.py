@@ -13,19 +13,19 @@ answer and the human-readable text goes to stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from typing import TextIO
 
 from tutor.commands.common import add_path_option
-from tutor.engine import LessonRun, StepOutcome, judge_prompt, unmet_requirement
-from tutor.judge import Status, display
+from tutor.engine import LessonRun, StepOutcome, judge_prompt, shown_live, unmet_requirement
+from tutor.judge import Status
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.text import sanitize_output
 from tutor.lesson import LessonError, Prompt, find_lesson
 from tutor.lesson.model import Lesson
 from tutor.pictures import parse_show, render
+from tutor.safetext import json_dumps
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
@@ -48,6 +48,7 @@ class Player:
         self.records = records
         self.tally = {"correct": 0, "partial": 0, "incorrect": 0, "revealed": 0}
         self.asked = 0
+        self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
 
@@ -86,7 +87,7 @@ class Player:
         if self.records is not None:
             rec = {"lesson": self.lesson.id, "step": step, "prompt": prompt.index,
                    "answer": answer, "verdict": verdict, "expected": expected, **extra}
-            print(json.dumps(rec, ensure_ascii=False), file=self.records, flush=True)
+            print(json_dumps(rec), file=self.records, flush=True)
 
     def ask(self, outcome: StepOutcome, prompt: Prompt, stdin: TextIO) -> bool:
         """Ask until judged; False when input ended or the learner quit."""
@@ -96,7 +97,7 @@ class Player:
             for i, choice in enumerate(prompt.choices, 1):
                 self.say(f"     {i}. {choice}")
         live = outcome.live(prompt) or {"type": "none"}
-        expected = display(live, prompt.kind)
+        expected = shown_live(live, prompt.kind)
         problem = outcome.lesson_problem(prompt)
         if problem:
             self.say(f"  (this question cannot be judged: {problem})")
@@ -199,6 +200,7 @@ class Player:
             self.code(step.code)
             outcome = run.run_step(step)
             if outcome.failure:
+                self.failure = outcome.failure
                 self.say(f"\n  ! {outcome.failure}")
                 return True
             for prompt in step.prompts:
@@ -247,4 +249,4 @@ def run(args: argparse.Namespace) -> int:
     finally:
         kernel.shutdown()
     player.summary(finished)
-    return 0
+    return 1 if player.failure else 0  # a lesson that could not run to its end is a failure

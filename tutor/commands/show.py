@@ -10,7 +10,6 @@ not stop the run (lessons raise on purpose); a timeout or a crash does.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 
@@ -19,6 +18,7 @@ from tutor.engine import LessonRun, unmet_requirement
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.pictures import KINDS, USAGE, parse_show, render
+from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         kernel.shutdown()
     if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json_dumps(data, indent=2))
     else:
         sys.stdout.write(render(data, _width(args.width)).text())
     return 1 if data.get("type") == "exception" else 0

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
+from tutor.kernel.liveness import PING_EVERY, Liveness
+from tutor.kernel.replies import BadReply, check_control, check_session_reply
 
 STARTUP_TIMEOUT = 120.0
 INTERRUPT_GRACE = 1.0
@@ -79,11 +81,21 @@ def describe_exit(code: int | None, sig: int | None) -> str:
     return "ended"
 
 
+def kill_tree(pid: int) -> None:
+    """SIGKILL the process group `pid` leads (and `pid` itself, if it left it)."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 @dataclass
 class ExitInfo:
     code: int | None
     signal: int | None
     reason: str | None = None  # set when the kernel stopped the run itself
+    at: float = 0.0  # time.monotonic() when the tutor learnt of it
 
     def __str__(self) -> str:
         if self.reason:
@@ -183,39 +195,63 @@ class Kernel:
         self._ready.set()
 
     def _read_control(self, channel: Channel, proc: subprocess.Popen[bytes]) -> None:
+        live = Liveness(proc.pid, lambda seq: self._send_control(channel, {"op": "ping",
+                                                                            "seq": seq}))
+        why = None  # set when we give up on a zygote that is alive
         while True:
             try:
-                msg = channel.recv()
+                msg = channel.recv(PING_EVERY)
+            except ChannelTimeout:
+                why = live.check(self._proc_ready and self.channel is channel)
+                if why is None:
+                    continue
+                break
             except (ChannelClosed, OSError):
+                break
+            live.heard()
+            try:
+                check_control(msg)
+            except BadReply as exc:
+                why = f"sent a malformed message ({exc})"
                 break
             if msg.get("event") == "ready":
                 self._mark_ready({k: v for k, v in msg.items() if k != "event"})
                 continue
             with self._changed:
                 if msg.get("event") == "exit":
-                    self._exits[int(msg["pid"])] = ExitInfo(msg.get("code"), msg.get("signal"),
-                                                            msg.get("reason"))
+                    self._exits[msg["pid"]] = ExitInfo(msg.get("code"), msg.get("signal"),
+                                                       msg.get("reason"), time.monotonic())
                     while len(self._exits) > 1000:  # nobody asked about the oldest
                         del self._exits[next(iter(self._exits))]
                 elif "id" in msg:
                     if msg.get("ok"):
                         msg["fd"] = channel.fds.popleft() if channel.fds else None
-                    self._replies[int(msg["id"])] = msg
+                    self._replies[msg["id"]] = msg
                 self._changed.notify_all()
+        if why is not None:  # alive but useless: stopped, hung, or talking nonsense
+            kill_tree(proc.pid)
         # the kernel process is gone
         code = proc.wait()
         with self._lock:
             if self.channel is channel:
-                self._on_death(code)
+                self._on_death(code, why)
         with self._changed:
             self._changed.notify_all()
 
-    def _on_death(self, code: int) -> None:
+    def _send_control(self, channel: Channel, message: dict[str, Any]) -> None:
+        with self._send_lock:
+            channel.send(message)
+
+    def _on_death(self, code: int, given_up: str | None = None) -> None:
+        """The kernel process ended (`given_up`: why we killed it ourselves)."""
         self.channel = None
         self.log.seek(0)
         tail = self.log.read()[-2000:].decode("utf-8", "replace").strip()
-        why = describe_exit(code if code >= 0 else None, -code if code < 0 else None)
-        self._failure = f"the kernel process {why}" + (f":\n{tail}" if tail else "")
+        if given_up is not None:
+            self._failure = f"the kernel process {given_up}, so it was killed and restarted"
+        else:
+            why = describe_exit(code if code >= 0 else None, -code if code < 0 else None)
+            self._failure = f"the kernel process {why}" + (f":\n{tail}" if tail else "")
         now = time.monotonic()
         if now - self._started_at > STABLE_AFTER:
             self._deaths.clear()
@@ -288,8 +324,11 @@ class Kernel:
         channel = self.channel
         if channel is None:
             raise KernelDead(self._failure or "the kernel is not running")
-        with self._send_lock:
-            channel.send({"id": req_id, "op": "spawn", "seed": seed, "limits": limits or {}})
+        try:
+            self._send_control(channel, {"id": req_id, "op": "spawn", "seed": seed,
+                                         "limits": limits or {}})
+        except ChannelClosed:
+            raise KernelDead(self._failure or "the kernel is not running") from None
         with self._changed:
             ok = self._changed.wait_for(
                 lambda: req_id in self._replies or self.channel is not channel, timeout=30)
@@ -387,6 +426,8 @@ class Session:
         self._lock = threading.Lock()
         self._inflight: int | None = None  # id of the request being served
         self._killed_why: str | None = None  # set when we killed the process ourselves
+        self._sent_at = 0.0  # when the current (or last) request was sent
+        self._done: Any = None  # id of the request whose code the run said had finished
         self.exit: ExitInfo | None = None
 
     def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
@@ -396,42 +437,65 @@ class Session:
                 raise SessionDied("this lesson run has already ended")
             req_id = next(self._ids)
             self._inflight = req_id
+            request = {"id": req_id, "op": op, **fields}
+            self._done = None
             try:
-                self.channel.send({"id": req_id, "op": op, **fields})
-                reply = self._await(req_id, timeout)
-            except ChannelClosed as exc:
-                if isinstance(exc, ChannelGarbled):  # alive, but wrote nonsense
-                    self._killed_why = f"the lesson's process {exc}, so it was stopped"
-                    self.kill()
-                why = self._death()
-                raise SessionDied(self._killed_why or f"the lesson's process {why}",
-                                  self.exit) from None
+                self._sent_at = time.monotonic()
+                self.channel.send(request)
+                reply = self._await(request, timeout)
+            except (ChannelClosed, BadReply) as exc:
+                raise self._failed(exc) from None
             finally:
                 self._inflight = None
             if not reply.get("ok"):
                 raise KernelError(reply.get("error") or "the kernel reported an error")
             return reply
 
-    def _await(self, req_id: int, timeout: float | None) -> dict[str, Any]:
+    def _failed(self, exc: ChannelClosed | BadReply) -> SessionDied:
+        """The run's channel closed, or it sent something that is not a reply: stop it."""
+        if isinstance(exc, BadReply):
+            self._killed_why = (f"the lesson's process sent a malformed reply ({exc}), "
+                                "so it was stopped")
+            self.kill()
+        elif isinstance(exc, ChannelGarbled):  # alive, but wrote nonsense
+            self._killed_why = f"the lesson's process {exc}, so it was stopped"
+            self.kill()
+        why = self._death()
+        return SessionDied(self._killed_why or f"the lesson's process {why}", self.exit)
+
+    def _await(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         try:
-            return self._recv(req_id, timeout)
+            return self._recv(request, timeout)
         except ChannelTimeout:
             pass
         self._send_sigint()
         try:
-            self._recv(req_id, INTERRUPT_GRACE)
+            self._recv(request, INTERRUPT_GRACE)
         except ChannelTimeout:
             self.kill()
             self.alive = False
+            if self._done == request["id"]:
+                raise StepTimeout(
+                    f"the code finished, but its result never arrived within {timeout:g} s "
+                    "(did the lesson's code change how the kernel replies, e.g. its socket "
+                    "or `sys.modules`?), so its process was stopped") from None
             raise StepTimeout(f"the code ran longer than {timeout:g} s and ignored the "
                               "interrupt, so its process was killed") from None
         raise StepTimeout(f"the code ran longer than {timeout:g} s and was interrupted")
 
-    def _recv(self, req_id: int, timeout: float | None) -> dict[str, Any]:
+    def _recv(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+        """The reply to `request`, checked against its schema (BadReply if it is not one)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            reply = self.channel.recv(timeout)
-            if reply.get("id") == req_id:
-                return reply
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            message = self.channel.recv(left)
+            if message.get("event") == "done":  # the code finished; its reply comes next
+                self._done = message.get("id")
+                continue
+            if message.get("id") != request["id"]:
+                raise BadReply(f"a message with id {str(message.get('id'))[:20]} arrived while "
+                               f"request {request['id']} was waiting")
+            return check_session_reply(message, request)
 
     def _death(self) -> str:
         self.alive = False
@@ -448,6 +512,10 @@ class Session:
         if info is None:
             failure = self.kernel._failure.split(":\n")[0]
             return f"{KERNEL_DIED}" + (f": {failure}" if failure else "")
+        if info.signal == signal.SIGXCPU and 0 < info.at < self._sent_at:
+            return ("was stopped between steps: it used more CPU time than a lesson run may "
+                    "while none of its code was running (a background thread or process "
+                    "kept working after a step ended)")
         return str(info)
 
     # ------------------------------------------------------------------ ops
@@ -499,12 +567,7 @@ class Session:
             pass
 
     def kill(self) -> None:
-        for target in (lambda: os.killpg(self.pid, signal.SIGKILL),
-                       lambda: os.kill(self.pid, signal.SIGKILL)):
-            try:
-                target()
-            except (ProcessLookupError, PermissionError):
-                pass
+        kill_tree(self.pid)
         if self.proc is not None:
             self.proc.wait()
 

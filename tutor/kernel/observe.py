@@ -11,12 +11,19 @@ from typing import Any
 
 import torch
 
-MAX_ELEMENTS = 10_000
-MAX_ITEMS = 1_000
-MAX_STR = 100_000
-MAX_DEPTH = 8
-MAX_REPR = 2_000
-MAX_NODES = 20_000  # observations made for one value (nested containers)
+from tutor.kernel.caps import (
+    MAX_DEPTH,
+    MAX_ELEMENTS,
+    MAX_ITEMS,
+    MAX_NODES,
+    MAX_REPR,
+    MAX_STR,
+    MAX_TEXT,
+    MAX_TOTAL_ELEMENTS,
+)
+
+__all__ = ["MAX_DEPTH", "MAX_ELEMENTS", "MAX_ITEMS", "MAX_NODES", "MAX_REPR", "MAX_STR",
+           "Observer", "exception", "safe_repr"]
 
 
 def _float(x: float) -> float | str:
@@ -69,16 +76,27 @@ def safe_repr(value: Any, limit: int = MAX_REPR) -> str:
     return text
 
 
+def _type_name(value: Any) -> str:
+    return type(value).__name__[:MAX_REPR]
+
+
 def exception(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, KeyError):
         message = safe_repr(exc.args[0] if exc.args else "")
     else:
-        message = str(exc)
+        try:
+            message = str(exc)
+        except BaseException as failure:  # noqa: B036 - a hostile __str__
+            if isinstance(failure, (KeyboardInterrupt, SystemExit)):
+                raise
+            message = f"<str() raised {_type_name(failure)}>"
+        if not isinstance(message, str):
+            message = f"<str() returned {_type_name(message)}>"
     return {
         "type": "exception",
-        "name": type(exc).__name__,
+        "name": _type_name(exc),
         "message": message[:MAX_STR],
-        "mro": [c.__name__ for c in type(exc).__mro__ if c is not object],
+        "mro": [c.__name__[:MAX_REPR] for c in type(exc).__mro__ if c is not object][:64],
     }
 
 
@@ -88,6 +106,8 @@ class Observer:
     def __init__(self) -> None:
         self._storages: dict[int, tuple[str, Any]] = {}
         self._nodes = 0  # observations left for the value being observed
+        self._text = 0  # characters of strings and reprs left for it
+        self._elements = 0  # tensor values left for it
 
     def storage_label(self, t: torch.Tensor) -> str | None:
         try:
@@ -122,17 +142,25 @@ class Observer:
             "storage_offset": int(t.storage_offset()) if not t.is_sparse else 0,
             "stride": list(t.stride()) if t.layout == torch.strided else [],
         }
-        if t.numel() > MAX_ELEMENTS or t.layout != torch.strided or t.device.type == "meta":
+        n = t.numel()
+        if n > min(MAX_ELEMENTS, self._elements) or t.layout != torch.strided \
+                or t.device.type == "meta":
             obs["truncated"] = True
         else:
+            self._elements -= n
             with torch.no_grad():
                 obs["values"] = _clean(t.detach().cpu().resolve_conj().resolve_neg().tolist())
-        obs["repr"] = safe_repr(t)
+        obs["repr"] = self._repr(t)
         return obs
+
+    def _repr(self, value: Any) -> str:
+        text = safe_repr(value)
+        self._text -= len(text)
+        return text
 
     def observe(self, value: Any, depth: int = 0) -> dict[str, Any]:
         if depth == 0:
-            self._nodes = MAX_NODES
+            self._nodes, self._text, self._elements = MAX_NODES, MAX_TEXT, MAX_TOTAL_ELEMENTS
         self._nodes -= 1
         if value is None:
             return {"type": "none"}
@@ -147,8 +175,10 @@ class Observer:
         if isinstance(value, complex):
             return {"type": "complex", "real": _float(value.real), "imag": _float(value.imag)}
         if isinstance(value, str):
-            out: dict[str, Any] = {"type": "str", "value": value[:MAX_STR]}
-            if len(value) > MAX_STR:
+            keep = min(MAX_STR, max(0, self._text))
+            out: dict[str, Any] = {"type": "str", "value": value[:keep]}
+            self._text -= len(out["value"])
+            if len(value) > keep:
                 out["truncated"] = True
             return out
         if isinstance(value, torch.Tensor):
@@ -160,11 +190,13 @@ class Observer:
         if isinstance(value, torch.device):
             return {"type": "device", "value": str(value)}
         if isinstance(value, BaseException):
-            return exception(value)
+            out = exception(value)
+            self._text -= len(out["message"])
+            return out
         if isinstance(value, torch.nn.Module):
-            return {"type": "module", "class": type(value).__name__, "repr": safe_repr(value)}
+            return {"type": "module", "class": _type_name(value), "repr": self._repr(value)}
         if hasattr(value, "next_functions") and hasattr(value, "name"):
-            return {"type": "grad_fn", "name": type(value).__name__}
+            return {"type": "grad_fn", "name": _type_name(value)}
         if type(value).__module__ == "numpy" and hasattr(value, "item"):
             try:
                 return self.observe(value.item(), depth)
@@ -173,7 +205,7 @@ class Observer:
         container = self._container(value, depth)
         if container is not None:
             return container
-        return {"type": "object", "class": type(value).__name__, "repr": safe_repr(value)}
+        return {"type": "object", "class": _type_name(value), "repr": self._repr(value)}
 
     def _container(self, value: Any, depth: int) -> dict[str, Any] | None:
         """Containers to MAX_DEPTH levels, MAX_ITEMS items each, MAX_NODES in all.
@@ -194,7 +226,7 @@ class Observer:
         pairs = kind == "dict"
         out: dict[str, Any] = {"type": kind, "items": []}
         for n, item in enumerate(value.items() if pairs else value):
-            if n >= MAX_ITEMS or self._nodes <= 0:
+            if n >= MAX_ITEMS or self._nodes <= 0 or self._text <= 0:
                 out["truncated"] = True
                 break
             if pairs:

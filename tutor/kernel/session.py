@@ -22,20 +22,140 @@ import os
 import resource
 import signal
 import sys
+import time
 import traceback
 from typing import Any
 
 import torch
 
 from tutor.kernel import observe as obs
+from tutor.kernel.caps import MAX_REPL_VALUE, MAX_TRACEBACK, STDOUT_CAP, STDOUT_KILL
 from tutor.kernel.channel import Channel, ChannelClosed
 
-STDOUT_CAP = 1 << 20  # characters kept per request
-STDOUT_KILL = 64 << 20  # characters written before the code is stopped
+FORK_SETTLE = 0.1  # seconds a run waits for children its step forked to end or report
 
 
 class OutputLimitExceeded(BaseException):
     """Raised into lesson code that prints without end (not catchable by `except Exception`)."""
+
+
+class ForkedChildError(RuntimeError):
+    """The step forked, and a child process came back into the lesson run."""
+
+    def __init__(self, pids: list[int]):
+        who = ", ".join(map(str, pids))
+        super().__init__(
+            f"the step's code called os.fork(), and the child process ({who}) went on "
+            "running the lesson after the step instead of ending: tutor stopped it and cut "
+            "it off from the kernel (end a forked child with os._exit())")
+
+
+class ForkWatch:
+    """Keeps a lesson's fork() children off the run's channel, and tells on them.
+
+    A step that calls `os.fork()` and returns in both processes would leave two
+    processes serving one channel.  In a child, the run's socket is closed as soon as
+    it is forked (`os.register_at_fork`); a child that comes back into the session
+    (its step's code returned) reports its pid on a pipe and exits at once, so only
+    the run itself ever replies.  A child forked without `os.fork` (ctypes) is caught
+    by the pid check before every reply.
+    """
+
+    def __init__(self, channel: Channel):
+        self.owner = os.getpid()
+        self.channel = channel
+        self.fd = channel.sock.fileno()
+        self.count = 0  # os.fork() calls in this run
+        self.read, self.write = os.pipe()
+        os.set_blocking(self.read, False)
+        os.set_blocking(self.write, False)
+        os.register_at_fork(after_in_parent=self._parent, after_in_child=self._child)
+
+    def _parent(self) -> None:
+        if os.getpid() == self.owner:
+            self.count += 1
+
+    def _child(self) -> None:
+        try:
+            self.channel.sock.close()  # this process's copy only: the run keeps its own
+        except OSError:
+            pass
+        self._report(b"F")
+
+    def _report(self, tag: bytes) -> None:
+        try:
+            os.write(self.write, tag + str(os.getpid()).encode() + b"\n")
+        except OSError:
+            pass  # (a full pipe: thousands of forks; the child is still cut off)
+
+    def leave_if_forked(self) -> None:
+        if os.getpid() != self.owner:
+            self._report(b"R")
+            os._exit(0)
+
+    def drain(self) -> None:
+        """Forget reports left from earlier requests (before a new one starts)."""
+        try:
+            while os.read(self.read, 65536):
+                pass
+        except OSError:
+            pass
+
+    def returned(self, since: int) -> list[int]:
+        """Pids of children that came back into the run during the request just run.
+
+        Children forked during it get FORK_SETTLE seconds to end or come back (each
+        says it was forked as it starts), so a step whose child returns at once is
+        reported with it.
+        """
+        made = self.count - since
+        forked: set[int] = set()
+        back: list[int] = []
+        deadline = time.monotonic() + FORK_SETTLE
+        while made > 0:
+            try:
+                data = os.read(self.read, 65536)
+            except BlockingIOError:
+                data = b""
+            except OSError:
+                break
+            for line in data.split():
+                pid = int(line[1:]) if line[1:].isdigit() else 0
+                if line[:1] == b"F":
+                    forked.add(pid)
+                elif pid not in back:
+                    back.append(pid)
+            if data:
+                continue
+            waiting = len(forked) < made or any(p not in back and _running(p) for p in forked)
+            if not waiting or time.monotonic() > deadline:
+                break
+            time.sleep(0.002)
+        return back
+
+    def mark_done(self, req_id: Any) -> None:
+        """Tell the tutor the request's code has finished (its reply comes next).
+
+        Written straight to the socket, without json or Channel, so that a lesson that
+        patched those is still told apart from one that ignored an interrupt.
+        """
+        if isinstance(req_id, int) and not isinstance(req_id, bool):
+            try:
+                os.write(self.fd, b'{"event":"done","id":%d}\n' % req_id)
+            except OSError:
+                pass
+
+
+def _running(pid: int) -> bool:
+    """`pid` is our child and has not exited (without reaping it: the lesson may wait
+    for it itself)."""
+    waitid = getattr(os, "waitid", None)
+    if waitid is None:
+        return False  # (no way to look without reaping: do not wait)
+    try:
+        return waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except (ChildProcessError, OSError):
+        return False
 
 
 class CappedWriter(io.TextIOBase):
@@ -83,7 +203,7 @@ def _lesson_traceback(exc: BaseException) -> str:
         frames.pop()
     lines = ["Traceback (most recent call last):\n", *frames.format()] if frames else []
     text = "".join(lines + traceback.format_exception_only(type(exc), exc))
-    return text if len(text) < 20_000 else text[:20_000] + "\n…"
+    return text if len(text) < MAX_TRACEBACK else text[:MAX_TRACEBACK] + "\n…"
 
 
 class LessonSession:
@@ -99,6 +219,7 @@ class LessonSession:
         self.fd_capture = fd_capture
         self.repl_count = 0
         self.interrupted = False  # a SIGINT arrived during the current request
+        self.forks = ForkWatch(channel)
 
     # ----------------------------------------------------------------- execution
     def _arm_cpu_limit(self) -> None:
@@ -141,6 +262,7 @@ class LessonSession:
         except BaseException as exc:  # noqa: B036 - lesson code may raise anything
             return exc
         finally:
+            self.forks.leave_if_forked()  # a forked child that came back: it ends here
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
 
@@ -168,7 +290,12 @@ class LessonSession:
         step = req.get("step", 0)
         name = _remember(f"<lesson step {step}>", req["code"])
         code = compile(req["code"], name, "exec")
+        self.forks.drain()
+        forks = self.forks.count
         error = self._execute(lambda: exec(code, self.namespace))
+        returned = self.forks.returned(since=forks)
+        if returned and error is None:
+            error = ForkedChildError(returned)
         stdout, stderr = self._outputs()
         if self._stopped(error):
             return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
@@ -218,7 +345,7 @@ class LessonSession:
                 value = eval(compile(ast.Expression(last.value), name, "eval"), self.namespace)
                 if value is not None:
                     self.namespace["_"] = value
-                    result["value"] = obs.safe_repr(value, limit=200_000)
+                    result["value"] = obs.safe_repr(value, limit=MAX_REPL_VALUE)
 
         error = self._execute(run)
         stdout, stderr = self._outputs()
@@ -289,6 +416,8 @@ class LessonSession:
             except BaseException as exc:  # noqa: B036 - report, never die silently
                 reply = {"id": req.get("id"), "ok": False,
                          "error": f"{type(exc).__name__}: {exc}"}
+            self.forks.leave_if_forked()  # (a fork that bypassed os.fork: never reply from it)
+            self.forks.mark_done(req.get("id"))
             try:
                 self.channel.send(reply)
             except ChannelClosed:

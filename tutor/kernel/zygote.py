@@ -41,7 +41,6 @@ import json
 import os
 import resource
 import selectors
-import shutil
 import signal
 import socket
 import sys
@@ -65,6 +64,7 @@ if __name__ == "__main__":  # a kernel process: a stray Ctrl-C must not kill the
 import torch  # noqa: E402  (after the thread pins above, on purpose)
 
 from tutor.kernel.channel import Channel, ChannelClosed  # noqa: E402
+from tutor.kernel.cleanup import remove_tree  # noqa: E402
 from tutor.kernel.procs import (  # noqa: E402
     KERNEL_TASK_LIMIT,
     PR_SET_CHILD_SUBREAPER,
@@ -192,6 +192,7 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
                zygote: int | None = None, nproc: int | None = None) -> None:
     """In the forked child: isolate, then serve one lesson run.  Never returns."""
     code = 0
+    me = os.getpid()
     try:
         os.setsid()
         if zygote is not None:  # (spawn mode: the parent is watched by a thread instead)
@@ -230,12 +231,12 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
     except BaseException:  # noqa: B036
         code = 70
     finally:
-        try:
-            kill_descendants()
-        except BaseException:  # noqa: B036
-            pass
-        if request.get("cleanup"):
-            shutil.rmtree(workdir, ignore_errors=True)
+        if os.getpid() == me:  # (never in a child the lesson forked that got here)
+            try:
+                kill_descendants()
+            except BaseException:  # noqa: B036
+                pass
+            remove_tree(workdir, 10.0)  # what is left, the zygote's cleaner removes
         os._exit(code)
 
 
@@ -251,6 +252,7 @@ class Zygote:
         self.channel = Channel(control)
         self.parent = parent if parent is not None else os.getppid()
         self.children: dict[int, Run] = {}
+        self.cleaners: dict[int, str] = {}  # pid -> the run directory it removes
         self.selector = selectors.DefaultSelector()
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
@@ -296,7 +298,7 @@ class Zygote:
             parent_end.close()
             child_end.close()
             if workdir is not None:
-                shutil.rmtree(workdir, ignore_errors=True)
+                remove_tree(workdir, 1.0)
             self.refuse(req, exc)
             return
         if pid == 0:
@@ -325,6 +327,8 @@ class Zygote:
                 return
             if pid == 0:
                 return
+            if self.cleaners.pop(pid, None) is not None:
+                continue
             run = self.children.pop(pid, None)
             if run is None:
                 self.dirty = True  # an adopted orphan died: its children come to us
@@ -340,16 +344,52 @@ class Zygote:
                 return
 
     def finish(self, pid: int, run: Run) -> None:
-        """A run's process ended: remove its directory and everything it left behind."""
-        shutil.rmtree(run.workdir, ignore_errors=True)
+        """A run's process ended: kill everything it left behind, remove its directory.
+
+        Nothing a run leaves can make this raise or block the zygote: the directory is
+        removed by a process of its own when the run did not remove it itself.
+        """
         kill_group(pid)
         self.sweep()
+        self.clean(run.workdir)
+
+    def clean(self, workdir: str) -> None:
+        try:
+            os.rmdir(workdir)  # the run emptied it on its way out (the usual case)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            pass
+        try:
+            pid = os.fork()
+        except OSError:
+            remove_tree(workdir, 0.5)  # no fork to spare: a little, here and now
+            return
+        if pid == 0:  # the cleaner: removes the directory however deep, then exits
+            try:
+                prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+                signal.set_wakeup_fd(-1)
+                for sig in (signal.SIGCHLD, signal.SIGTERM):
+                    signal.signal(sig, signal.SIG_DFL)
+                self.channel.close()
+                remove_tree(workdir, 120.0)
+            finally:
+                os._exit(0)
+        self.cleaners[pid] = workdir
 
     def sweep(self) -> None:
-        """Kill our children that are not live runs: orphans of runs that ended."""
-        leftovers = [p for p in children_of(os.getpid()) if p not in self.children]
-        for pid in leftovers:
-            kill_pid(pid)
+        """Kill our children that are neither live runs nor cleaners, with everything
+        under them: orphans of runs that ended, and processes that escaped a live run
+        (it cleared its subreaper flag and double-forked), so no task outside a run's
+        tree lives longer than one turn of the loop."""
+        known = self.children.keys() | self.cleaners.keys()
+        leftovers = [p for p in children_of(os.getpid()) if p not in known]
+        if leftovers:
+            table = process_table()
+            for pid in leftovers:
+                for p in subtree(table, pid):
+                    kill_pid(p)
         self.dirty = bool(leftovers)
 
     def watch(self) -> None:
@@ -377,11 +417,27 @@ class Zygote:
                     kill_pid(p)
         self.task_mark = tasks_total()
 
+    def tend(self) -> None:
+        """Reap, sweep and watch the runs.  What runs leave behind must never end the
+        zygote: a failure here is logged and the next turn tries again."""
+        try:
+            self.reap()
+            if self.dirty or self.children:  # (escaped processes die on sight)
+                self.sweep()
+            if self.children:
+                self.watch()
+        except ChannelClosed:
+            raise
+        except Exception:  # noqa: BLE001
+            import traceback
+
+            traceback.print_exc()  # (to the kernel's log)
+
     def shutdown(self) -> None:
         for pid, run in list(self.children.items()):
             kill_group(pid)
             kill_pid(pid)
-            shutil.rmtree(run.workdir, ignore_errors=True)
+            remove_tree(run.workdir, 2.0)
         self.children.clear()
         kill_descendants()
         if self.cgroup is not None:
@@ -414,15 +470,13 @@ class Zygote:
                             req = self.channel.recv()
                             if req.get("op") == "spawn":
                                 self.spawn(req)
+                            elif req.get("op") == "ping":  # the client's liveness check
+                                self.channel.send({"event": "pong", "seq": req.get("seq")})
                             elif req.get("op") == "bye":
                                 return
                             if not self.channel.buffered():
                                 break
-                self.reap()
-                if self.dirty:
-                    self.sweep()
-                if self.children:
-                    self.watch()
+                self.tend()
                 if os.getppid() != self.parent:
                     return
         except ChannelClosed:

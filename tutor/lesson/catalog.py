@@ -76,15 +76,20 @@ def entry_point_paths() -> tuple[list[tuple[Path, str]], list[LessonError]]:
 
 
 def lesson_files(root: Path) -> list[Path]:
-    """Every lesson file under `root` (or `root` itself), in a stable order."""
-    if root.is_file():
+    """Every lesson file under `root` (or `root` itself), in a stable order.
+
+    A `root` that is not a directory is returned as it is, whatever it is (a FIFO, a
+    device): reading it says what is wrong with it.  Likewise for `*.yaml` entries
+    under a directory that are not directories (a FIFO there is reported, not read).
+    """
+    if not root.is_dir():
         return [root]
     files = [
         p
         for p in root.rglob("*")
         if p.suffix in SUFFIXES
         and p.name != PACK_FILE
-        and p.is_file()
+        and not p.is_dir()  # (a FIFO or a device named *.yaml is reported, never read)
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
     ]
     return sorted(files)

@@ -9,8 +9,12 @@ against `tutor.lesson.format` and turned into the frozen model.
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -19,6 +23,7 @@ from tutor.lesson import format as fmt
 from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
+from tutor.safetext import sanitize
 
 MAX_FILE_BYTES = 512 * 1024
 MAX_DEPTH = 32
@@ -44,26 +49,48 @@ class LessonError(Exception):
 
 
 def read_text(path: Path, name: str) -> str:
+    """The text of a lesson file: a regular file, at most MAX_FILE_BYTES, UTF-8.
+
+    A FIFO, a device (/dev/zero) or a socket is refused before anything is read,
+    and no more than the cap is ever read (the file may grow meanwhile).
+    """
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
-    if size > MAX_FILE_BYTES:
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise LessonError.at(name, "is a directory, not a lesson file")
+        if not stat.S_ISREG(kind):
+            raise LessonError.at(name, f"not a regular file (it is {_file_kind(kind)}): "
+                                 "a lesson file must be a plain .yaml file")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_FILE_BYTES:
         raise LessonError.at(
             name,
-            f"file too large ({size:,} bytes; a lesson file may have at most "
-            f"{MAX_FILE_BYTES:,}): split it into several lessons",
+            f"file too large (more than {MAX_FILE_BYTES:,} bytes, the most a lesson file "
+            "may have): split it into several lessons",
         )
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise LessonError.at(name, "not valid UTF-8: save the file as UTF-8", line=line) from None
     return text.removeprefix("\ufeff")
+
+
+def _file_kind(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a plain file"
 
 
 def compose(text: str, name: str) -> yaml.Node:
@@ -136,7 +163,8 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
         return opened.line + 1, opened.column + 1, \
             "this quoted value is never closed: add the closing quote"
     if "flow" in context and opened is not None:
-        bracket = lines[opened.line][opened.column:opened.column + 1]
+        bracket = (lines[opened.line][opened.column:opened.column + 1]
+                   if opened.line < len(lines) else "")  # (a mark at the end of the text)
         if bracket not in ("[", "{"):  # e.g. "while parsing a flow node" at the end
             found = _unclosed_bracket(lines[:line])
             if found is not None:
@@ -193,32 +221,69 @@ def _parse(path: Path, spec: Obj, name: str) -> tuple[dict[str, Any], Validation
     return value, v
 
 
+@contextmanager
+def never_raises(name: str) -> Iterator[None]:
+    """Loading a file raises LessonError and nothing else: a loader bug on some odd
+    input is that file's error (and the catalog loads the rest), never a crash."""
+    try:
+        yield
+    except LessonError:
+        raise
+    except (Exception, RecursionError) as exc:  # noqa: BLE001
+        raise LessonError.at(name, f"this file could not be read: {type(exc).__name__}: "
+                             f"{str(exc)[:300]} (a bug in tutor: please report it)") from None
+
+
 def display_name(path: Path) -> str:
     """The path as shown in messages: relative to the current directory when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, no cwd, a symlink loop
         return str(path)
 
 
 def load_lesson(path: str | Path) -> Lesson:
     path = Path(path)
     name = display_name(path)
-    data, v = _parse(path, fmt.LESSON, name)
-    return _build_lesson(data, v, path)
+    with never_raises(name):
+        data, v = _parse(path, fmt.LESSON, name)
+        return _build_lesson(data, v, path)
 
 
 def load_pack(path: str | Path, source: str = "bundled") -> Pack:
     path = Path(path)
-    data, _ = _parse(path, fmt.PACK, display_name(path))
+    name = display_name(path)
+    with never_raises(name):
+        data, _ = _parse(path, fmt.PACK, name)
+        return _build_pack(data, path, source)
+
+
+def _build_pack(data: dict[str, Any], path: Path, source: str) -> Pack:
     return Pack(
         directory=path.parent,
-        title=data["title"],
-        description=data.get("description") or "",
+        title=shown(data["title"]),
+        description=shown(data.get("description") or ""),
         order=data.get("order"),
         lesson_order=tuple(data.get("lessons") or ()),
         source=source,
     )
+
+
+@overload
+def shown(text: str) -> str: ...
+
+
+@overload
+def shown(text: str | None) -> str | None: ...
+
+
+def shown(text: str | None) -> str | None:
+    """Text a learner reads, made terminal-safe once, here, for every front end.
+
+    Code, `expect`, answers, `wrong:` answers, choices and feedback keys are kept as
+    written (they run or are judged); what shows them sanitises them itself.
+    """
+    return None if text is None else sanitize(text)
 
 
 def _pos(v: Validation, path: str) -> Pos:
@@ -231,7 +296,7 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
     tol = data.get("tolerance")
     return Prompt(
         index=index,
-        ask=data["ask"],
+        ask=shown(data["ask"]),
         kind=data["kind"],
         expect=tuple(expect) if isinstance(expect, list) else expect,
         answer=data.get("answer"),
@@ -239,9 +304,9 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
         answer_pos=_pos(v, f"{path}.answer") if "answer" in data else None,
         choices=tuple(data.get("choices") or ()),
         tolerance=Tolerance(tol.get("rtol") or 0.0, tol.get("atol") or 0.0) if tol else None,
-        hint=data.get("hint"),
-        explain=data.get("explain"),
-        feedback=tuple((data.get("feedback") or {}).items()),
+        hint=shown(data.get("hint")),
+        explain=shown(data.get("explain")),
+        feedback=tuple((k, shown(m)) for k, m in (data.get("feedback") or {}).items()),
         wrong=tuple(data.get("wrong") or ()),
         show=data.get("show"),
     )
@@ -260,20 +325,20 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
                 s["code"],
                 prompts,
                 _pos(v, f"steps[{i}]"),
-                s.get("explain"),
+                shown(s.get("explain")),
             )
         )
     req = data.get("requires") or {}
     return Lesson(
         id=data["id"],
-        title=data["title"],
-        topic=data["topic"],
+        title=shown(data["title"]),
+        topic=shown(data["topic"]),
         file=path,
         steps=tuple(steps),
         level=data.get("level") or 1,
-        intro=data.get("intro") or "",
+        intro=shown(data.get("intro") or ""),
         requires=Requires(req.get("torch"), req.get("python"), bool(req.get("cuda"))),
-        tags=tuple(data.get("tags") or ()),
+        tags=tuple(shown(t) for t in data.get("tags") or ()),
         timeout=data.get("timeout") or DEFAULT_TIMEOUT,
         seed=data.get("seed") or 0,
         order=data.get("order"),

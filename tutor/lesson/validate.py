@@ -71,6 +71,7 @@ def join_path(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
+MAX_DIGITS = 40  # a number written with more digits is refused before it is converted
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\Z")
 _TRUE = {"true", "yes", "on"}
@@ -152,6 +153,11 @@ def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str
         if not _plain(node) or not (_INT if whole else _FLOAT).match(text) or (
                 not whole and not math.isfinite(float(text))):
             v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}")
+            return None
+        if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            v.error(node, path, f"number too large ({len(text):,} digits)"
+                    + (f": must be between {spec.min} and {spec.max}"
+                       if spec.min is not None and spec.max is not None else ""))
             return None
         value: int | float = int(text) if whole else float(text)
         if (spec.min is not None and value < spec.min) or (

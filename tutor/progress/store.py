@@ -97,6 +97,26 @@ class LessonProgress:
     updated: str = ""
 
 
+def _rollback(db: sqlite3.Connection) -> None:
+    """Undo a failed transaction, if SQLite has not already (it has after "disk full"):
+    a ROLLBACK that fails must not hide the error that made it necessary."""
+    try:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass
+
+
+def _why(exc: sqlite3.Error) -> str:
+    """A write error, named for a person."""
+    text = str(exc)
+    if getattr(exc, "sqlite_errorcode", None) == 13 or "disk is full" in text:  # SQLITE_FULL
+        return "the disk is full (free some space; your earlier progress is kept)"
+    if "readonly" in text or "read-only" in text:
+        return f"the progress database cannot be written ({text})"
+    return text
+
+
 class ProgressStore:
     """The learner's progress in one SQLite file.  Thread-safe; never raises on write."""
 
@@ -155,7 +175,7 @@ class ProgressStore:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def _recover(self, exc: Exception) -> None:
@@ -204,10 +224,10 @@ class ProgressStore:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
+            db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
-        db.execute("COMMIT")
 
     def _guarded(self, fn) -> bool:
         if not self.saving or self._db is None:
@@ -217,7 +237,7 @@ class ProgressStore:
                 with self._write() as db:
                     fn(db)
             except sqlite3.Error as exc:
-                self.notice = f"Progress was not saved: {exc}."
+                self.notice = f"Progress was not saved: {_why(exc)}."
                 return False
         return True
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from tutor.kernel import Kernel, KernelError
 from tutor.progress import ProgressStore
+from tutor.safetext import sanitize
 from tutor.ui import settings
 from tutor.ui.commands import LessonCommands
 from tutor.ui.flow import continue_point
@@ -64,6 +65,10 @@ class TutorApp(App[int]):
         self.poll_kernel()
         self.set_interval(0.2, self.poll_kernel)
 
+    def notify(self, message: str, *, title: str = "", **options: Any) -> None:  # type: ignore[override]
+        """Every notification is terminal-safe: they quote kernel errors and file names."""
+        super().notify(sanitize(message), title=sanitize(title), **options)
+
     def keep_theme(self, theme) -> None:
         settings.save(self.store.directory, theme=theme.name)  # a tiny file: no worker
 
@@ -82,8 +87,9 @@ class TutorApp(App[int]):
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         self.catalog = message.catalog
         if self.catalog.errors:
-            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded; "
-                        "`tutor list` shows why.", severity="warning", timeout=8, markup=False)
+            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded: they "
+                        "are listed at the end of the catalog, with why.", severity="warning",
+                        timeout=8, markup=False)
         for screen in self.screen_stack:
             if isinstance(screen, CatalogScreen):
                 screen.refresh_catalog()

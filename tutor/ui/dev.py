@@ -46,7 +46,7 @@ class LoadErrorScreen(TutorScreen):
         with VerticalScroll(id="lesson-body"):
             yield Static(plain(f"{self.path} does not load; fix it and save, the preview reloads:"),
                          classes="label", markup=False)
-            yield Static(self.problems, id="load-problems", markup=False)
+            yield Static(plain(self.problems), id="load-problems")
         yield Footer()
 
 

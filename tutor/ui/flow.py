@@ -10,8 +10,8 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from tutor.engine import StepOutcome, judge_prompt
-from tutor.judge import Status, Verdict, display, judge
+from tutor.engine import StepOutcome, judge_prompt, shown_live
+from tutor.judge import Status, Verdict, judge
 from tutor.judge.giveaway import gives_away
 from tutor.lesson.model import Lesson, Prompt, Step
 from tutor.progress import Attempt, LessonProgress
@@ -157,8 +157,7 @@ class LessonFlow:
 
     def live_display(self) -> str:
         assert self.outcome is not None and self.prompt is not None
-        live = self.outcome.live(self.prompt) or {"type": "none"}
-        return display(live, self.prompt.kind)
+        return shown_live(self.outcome.live(self.prompt), self.prompt.kind)
 
     def reveal(self) -> str:
         """Give up on the question: the live value, shown; counts as answered (not right)."""

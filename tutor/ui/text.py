@@ -3,17 +3,17 @@ learner's own input, error messages, lesson titles.
 
 Such text is never parsed as Textual markup (an answer like `[/]` must not break
 the screen) and never reaches the terminal with escape sequences or control
-characters in it (`sanitize_output`).
+characters in it (`tutor.safetext.sanitize`).
 """
 
 from __future__ import annotations
 
 from textual.content import Content
 
-from tutor.kernel.text import sanitize_output
+from tutor.safetext import sanitize
 
 
 def plain(text: str, style: str = "") -> Content:
     """`text` as literal, terminal-safe Content (optionally styled)."""
-    clean = sanitize_output(text)
+    clean = sanitize(text)
     return Content.styled(clean, style) if style else Content(clean)

@@ -13,13 +13,28 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
+from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline as md_inline
 from tutor.ui.widgets.kernel_status import KernelStatus
 
 if TYPE_CHECKING:
+    from tutor.lesson import LessonError
     from tutor.lesson.model import Lesson
 
 MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
+BROKEN = "broken:"  # option ids of lesson files that do not load
+
+
+def _broken_files(errors: list[LessonError]) -> list[Option]:
+    """Files that do not load, listed after the lessons (highlight one to see why)."""
+    if not errors:
+        return []
+    options = [Option(Content.styled(f"Could not load ({len(errors)})", "bold $text-error"),
+                      id="pack:broken", disabled=True)]
+    for n, error in enumerate(errors):
+        where = error.problems[0].file if error.problems else "?"
+        options.append(Option(plain(f" ✗ {where}", "$text-error"), id=f"{BROKEN}{n}"))
+    return options
 
 
 class CatalogScreen(TutorScreen):
@@ -71,6 +86,7 @@ class CatalogScreen(TutorScreen):
             prompt = Content.assemble((f" {MARKS[status]} ", f"$text-{_tone(status)}"),
                                       inline(lesson.title))
             options.append(Option(prompt, id=lesson.id))
+        options += _broken_files(catalog.errors)
         listing.clear_options()
         listing.add_options(options)
         if not catalog.lessons:
@@ -89,7 +105,15 @@ class CatalogScreen(TutorScreen):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         catalog = self.app.catalog  # type: ignore[attr-defined]
-        lesson = catalog.get(event.option.id or "") if catalog else None
+        option = event.option.id or ""
+        if catalog is not None and option.startswith(BROKEN):
+            error = catalog.errors[int(option[len(BROKEN):])]
+            self.query_one("#detail-head", Static).update(
+                Content.styled("This file does not load", "bold $text-error"))
+            self.query_one("#detail-intro", Static).update(
+                plain("\n".join(str(p) for p in error.problems[:50])))
+            return
+        lesson = catalog.get(option) if catalog else None
         if lesson is not None:
             self.show_detail(lesson)
 
@@ -108,7 +132,7 @@ class CatalogScreen(TutorScreen):
 
     # ------------------------------------------------------------------ actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id and not event.option.id.startswith("pack:"):
+        if event.option.id and not event.option.id.startswith(("pack:", BROKEN)):
             self.post_message(OpenLesson(event.option.id))
 
     def action_continue(self) -> None:
@@ -118,7 +142,7 @@ class CatalogScreen(TutorScreen):
 
     def action_start_over(self) -> None:
         option = self.query_one("#lessons", OptionList).highlighted_option
-        if option is not None and option.id and not option.id.startswith("pack:"):
+        if option is not None and option.id and not option.id.startswith(("pack:", BROKEN)):
             self.post_message(OpenLesson(option.id, fresh=True))
 
 

@@ -127,7 +127,7 @@ class AnswerBox(Vertical, can_focus=True):
                              Button("No  (n)", id="no", variant="primary"), id="yes-no")
             yield self._examples(Static("press y or n", classes="examples"))
         elif kind == "choice":
-            yield OptionList(*[Option(f"{i}. {c}", id=str(i))
+            yield OptionList(*[Option(plain(f"{i}. {c}"), id=str(i))
                                for i, c in enumerate(prompt.choices, 1)], id="choices")
             yield self._examples(Static("press a number (or tab to the list, ↑/↓ and enter)",
                                         classes="examples"))

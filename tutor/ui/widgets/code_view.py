@@ -6,10 +6,12 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import Static
 
+from tutor.safetext import sanitize
+
 
 def numbered(code: str) -> Content:
     """`code` highlighted for the current theme, each line prefixed with its number."""
-    lines = highlight(code.rstrip("\n"), language="python").split("\n")
+    lines = highlight(sanitize(code).rstrip("\n"), language="python").split("\n")
     width = len(str(len(lines)))
     out = [Content.styled(f"{n:>{width}} │ ", "$text-muted") + line
            for n, line in enumerate(lines, 1)]

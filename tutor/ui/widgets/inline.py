@@ -10,12 +10,15 @@ import re
 
 from textual.content import Content
 
+from tutor.safetext import sanitize
+
 LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])\s|^    ")
 TOKEN = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 
 
 def inline(text: str) -> Content:
     """`text` with inline Markdown turned into styles; single newlines join lines."""
+    text = sanitize(text)  # (lesson text is clean already; feedback may quote live values)
     paragraphs = [_join(block) for block in re.split(r"\n\s*\n", text.strip())]
     out: list[Content] = []
     for para in paragraphs:
