@@ -52,6 +52,12 @@ def lives() -> dict[str, dict[str, Any]]:
             for i in range(300)]},
         "1,000 shapes": {"type": "list", "items": [{"type": "size", "value": [i, 3]}
                                                    for i in range(1000)]},
+        "1,000 lists of 19": {"type": "list", "items": [
+            {"type": "list", "items": [{"type": "int", "value": j} for j in range(19)]}
+            for _ in range(1000)]},
+        "10 tensors of 10,000": {"type": "list", "items": [
+            {"type": "tensor", "dtype": "float32", "shape": [10_000],
+             "values": [i / 3 for i in range(10_000)]} for _ in range(10)]},
         "10,000-element tensor": {"type": "tensor", "dtype": "float32", "shape": [10_000],
                                   "values": [i / 3 for i in range(10_000)]},
         "100x100 zeros": {"type": "tensor", "dtype": "float32", "shape": [100, 100],
