@@ -29,6 +29,7 @@ from ..comparing.words import live_bool, live_exception
 
 MAX_MESSAGE = 300  # characters of an exception's message
 MAX_ITEMS = 100  # items of a collection shown
+MAX_SHOWN = 4000  # characters of a collection shown (nested ones included): then "…"
 MAX_ELEMENTS = 1000  # elements of a tensor shown (torch summarises above 1000 too)
 
 
@@ -161,22 +162,39 @@ def tensor_text(obs: Obs) -> str:
     return f"Parameter containing:\n{text}" if obs.get("is_parameter") else text
 
 
-def show_item(obs: Obs) -> str:
+def show_item(obs: Obs, budget: list[int] | None = None) -> str:
     """An item inside a collection: strings quoted."""
     if otype(obs) == "str":
         return repr(str(obs.get("value", "")))
+    if otype(obs) in ("list", "tuple", "set", "dict"):
+        return _seq(obs, False, budget)
     return show(obs)
 
 
-def _seq(obs: Obs, as_set: bool) -> str:
+def _joined(parts: object, budget: list[int]) -> tuple[str, bool]:
+    """Items joined by commas until the budget of characters is spent."""
+    out: list[str] = []
+    for part in parts:  # type: ignore[attr-defined]
+        if budget[0] <= 0:
+            return ", ".join(out), True
+        text = part() if callable(part) else str(part)
+        budget[0] -= len(text) + 2
+        out.append(text)
+    return ", ".join(out), False
+
+
+def _seq(obs: Obs, as_set: bool, budget: list[int] | None = None) -> str:
+    budget = [MAX_SHOWN] if budget is None else budget
     t = otype(obs)
     its = items(obs) or []
-    more = ", ..." if obs.get("truncated") or len(its) > MAX_ITEMS else ""
+    cut = bool(obs.get("truncated")) or len(its) > MAX_ITEMS
     if t == "dict" and not as_set:
         pairs = obs.get("items", [])[:MAX_ITEMS]
-        body = ", ".join(f"{show_item(k)}: {show_item(v)}" for k, v in pairs)
-        return "{" + body + more + "}"
-    body = ", ".join(show_item(i) for i in its[:MAX_ITEMS])
+        body, spent = _joined((lambda k=k, v=v: f"{show_item(k, budget)}: {show_item(v, budget)}"
+                               for k, v in pairs), budget)
+        return "{" + body + (", ..." if cut or spent else "") + "}"
+    body, spent = _joined((lambda i=i: show_item(i, budget) for i in its[:MAX_ITEMS]), budget)
+    more = ", ..." if cut or spent else ""
     if t in ("set", "dict") or as_set:
         return "{" + body + more + "}" if its else "set()"
     if t == "tuple":
