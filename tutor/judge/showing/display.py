@@ -7,7 +7,7 @@ yes/no or True/False, whether strings are quoted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,13 +171,14 @@ def show_item(obs: Obs, budget: list[int] | None = None) -> str:
     return show(obs)
 
 
-def _joined(parts: object, budget: list[int]) -> tuple[str, bool]:
-    """Items joined by commas until the budget of characters is spent."""
+def _joined(parts: Iterable[Callable[[], str]], budget: list[int]) -> tuple[str, bool]:
+    """Items joined by commas until the budget of characters is spent (each item
+    is made only when there is budget left for it)."""
     out: list[str] = []
-    for part in parts:  # type: ignore[attr-defined]
+    for part in parts:
         if budget[0] <= 0:
             return ", ".join(out), True
-        text = part() if callable(part) else str(part)
+        text = part()
         budget[0] -= len(text) + 2
         out.append(text)
     return ", ".join(out), False
