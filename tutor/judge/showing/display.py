@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..base import dtypes
@@ -184,6 +185,10 @@ def _joined(parts: Iterable[Callable[[], str]], budget: list[int]) -> tuple[str,
     return ", ".join(out), False
 
 
+def _pair(key: Obs, value: Obs, budget: list[int]) -> str:
+    return f"{show_item(key, budget)}: {show_item(value, budget)}"
+
+
 def _seq(obs: Obs, as_set: bool, budget: list[int] | None = None) -> str:
     budget = [MAX_SHOWN] if budget is None else budget
     t = otype(obs)
@@ -191,10 +196,9 @@ def _seq(obs: Obs, as_set: bool, budget: list[int] | None = None) -> str:
     cut = bool(obs.get("truncated")) or len(its) > MAX_ITEMS
     if t == "dict" and not as_set:
         pairs = obs.get("items", [])[:MAX_ITEMS]
-        body, spent = _joined((lambda k=k, v=v: f"{show_item(k, budget)}: {show_item(v, budget)}"
-                               for k, v in pairs), budget)
+        body, spent = _joined((partial(_pair, k, v, budget) for k, v in pairs), budget)
         return "{" + body + (", ..." if cut or spent else "") + "}"
-    body, spent = _joined((lambda i=i: show_item(i, budget) for i in its[:MAX_ITEMS]), budget)
+    body, spent = _joined((partial(show_item, i, budget) for i in its[:MAX_ITEMS]), budget)
     more = ", ..." if cut or spent else ""
     if t in ("set", "dict") or as_set:
         return "{" + body + more + "}" if its else "set()"
