@@ -255,7 +255,7 @@ def test_judge_imports_no_torch_numpy_or_textual() -> None:
 
 def test_judge_source_never_evaluates_text() -> None:
     forbidden = re.compile(r"\b(eval|exec|literal_eval|compile)\s*\(|\bimport ast\b")
-    for path in JUDGE_DIR.glob("*.py"):
+    for path in JUDGE_DIR.rglob("*.py"):
         for line in path.read_text().splitlines():
             code = line.split("#")[0]
             assert not forbidden.search(code.replace("re.compile(", "")), (path.name, line)
