@@ -159,18 +159,19 @@ def _typed_keys(token: str, index: _Index) -> set[str]:
     return keys
 
 
-def _max_resolution(t: float, lives_dtypes: set[str]) -> float:
-    probe = abs(t) * 1.1 + 1e-300
-    return max((dtypes.spacing(probe, d) for d in lives_dtypes), default=0.0)
+def _coarsest(lives_dtypes: set[str]) -> str:
+    """Of the live numbers' dtypes, the one with the coarsest resolution."""
+    floats = [d for d in lives_dtypes if d in dtypes.MANTISSA_BITS]
+    return min(floats, key=dtypes.MANTISSA_BITS.__getitem__) if floats else "int64"
 
 
-def _window(lit: NumLit, lives_dtypes: set[str], tol: Tolerance | None) -> float:
+def _window(lit: NumLit, coarsest: str, tol: Tolerance | None) -> float:
     """How far from the typed value a matching live number can be (a bound for
     the search; the number rule itself decides)."""
     t = float(lit.value)
     if not math.isfinite(t):
         return 0.0
-    res = _max_resolution(t, lives_dtypes)
+    res = dtypes.spacing(abs(t) * 1.1 + 1e-300, coarsest)
     if tol is not None:
         return math.inf if tol.rtol >= 0.5 else (tol.atol + tol.rtol * abs(t)) * 2 + 2 * res
     if lit.exact:
@@ -193,6 +194,7 @@ class _Index:
         self.complex: list[int] = []
         numbers: list[tuple[float, int]] = []
         self.dtypes: set[str] = set()
+        self.coarsest: str | None = None  # of self.dtypes, once known
         self.kinds: set[str] = set()
         self.cache: dict[str, list[int]] = {}
         if isinstance(lives, _Elements):  # a tensor's elements: numbers, quickly
@@ -256,7 +258,9 @@ class _Index:
 
     def _numbers_near(self, lit: NumLit, tol: Tolerance | None) -> Iterator[int]:
         t = float(lit.value)
-        w = _window(lit, self.dtypes, tol)
+        if self.coarsest is None:
+            self.coarsest = _coarsest(self.dtypes)
+        w = _window(lit, self.coarsest, tol)
         lo, hi = bisect_left(self.values, t - w), bisect_right(self.values, t + w)
         pos = self._free(lo)
         while pos < hi:

@@ -23,38 +23,15 @@ import math
 
 from ..base.dtypes import spacing
 from ..base.verdict import Tolerance
-from ..reading.numbers import NumLit
+from ..reading.numbers import NumLit, half_unit, magnitude
 
 EXACT_STEPS = 16  # resolution steps a computed exact answer may differ by (rounding on the way)
-
-
-def _half_unit(exponent: int) -> float:
-    """0.5 * 10**exponent, clamped to the float range."""
-    if exponent > 308:
-        return math.inf
-    if exponent < -340:
-        return 0.0
-    return 0.5 * 10.0**exponent
-
-
-def _magnitude(x: float) -> int:
-    """The power of ten of the first significant digit of x (x != 0)."""
-    m = math.floor(math.log10(abs(x)))
-    if m < 308 and abs(x) >= 10.0 ** (m + 1):  # log10 rounding near powers of ten
-        m += 1
-    return m
+_FINE = frozenset({"float64", "float32", "int64", "int32", "int16", "int8", "uint8", "bool"})
 
 
 def typed_gap(p: NumLit) -> float:
-    """The gap what was typed allows, before the live value is known: its last
-    decimal, and its second significant digit (a typed 0 allows none)."""
-    t = float(p.value)
-    gap = math.inf
-    if p.err is not None:  # computed from decimals: as far off as they allow
-        gap = p.err
-    elif p.decimals is not None:
-        gap = _half_unit(-p.decimals)
-    return min(gap, _half_unit(_magnitude(t) - 1)) if t != 0 else 0.0
+    """The gap what was typed allows, before the live value is known."""
+    return p.reach
 
 
 def allowed_gap(p: NumLit, v: float, dtype: str) -> float:
@@ -65,7 +42,7 @@ def allowed_gap(p: NumLit, v: float, dtype: str) -> float:
         return max(EXACT_STEPS * resolution, 2 * spacing(v, "float32"), 1e-12 * abs(t))
     gap = typed_gap(p)
     if v != 0:
-        gap = min(gap, _half_unit(_magnitude(v) - 1))
+        gap = min(gap, half_unit(magnitude(v) - 1))
     return max(gap, resolution)
 
 
@@ -83,11 +60,15 @@ def matches(p: NumLit, live: int | float, dtype: str = "float64",
                 and isinstance(live, float) and math.isnan(live))  # fmt: skip
     if isinstance(t, float) and math.isinf(t) or isinstance(live, float) and math.isinf(live):
         return t == live
+    if t == live:
+        return True  # the very value: right at any precision
     if isinstance(t, int) and isinstance(live, int) and (p.is_int or p.exact):
-        return t == live
-    diff = abs(float(t) - float(live)) if abs(t) < 2**53 or abs(live) < 2**53 else abs(t - live)
+        return False
+    diff = abs(float(t) - float(live))
     if tol is not None:
         return diff <= tol.atol + tol.rtol * abs(live) + _slack(float(t), float(live))
+    if diff > p.reach * 1.000001 and diff > 1e-5 * abs(live) and dtype in _FINE:
+        return False  # far beyond what was typed, and beyond the dtype's resolution
     gap = allowed_gap(p, float(live), dtype)
     return diff <= gap * (1 + 1e-9) + _slack(float(t), float(live))
 
@@ -102,7 +83,7 @@ def hint(p: NumLit, live: int | float, dtype: str = "float64") -> str | None:
     if gap <= 0 or abs(t - v) > 20 * gap:
         return None  # not a matter of precision
     decimals = round(-math.log10(2 * gap))
-    sig = decimals + _magnitude(v) + 1
+    sig = decimals + magnitude(v) + 1
     if (abs(v) < 1e-3 or abs(v) >= 1e6) and 1 <= sig <= 15:
         at = f"At {sig} significant digits the live value is {v:.{sig - 1}e}."
     elif 0 <= decimals <= 12:

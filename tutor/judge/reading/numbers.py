@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from itertools import product
 
 from ..base.errors import MAX_DIGITS, InvalidPrediction
@@ -46,6 +47,40 @@ class NumLit:
     def negated(self) -> NumLit:
         text = self.text[1:] if self.text.startswith("-") else "-" + self.text
         return replace(self, value=-self.value, text=text)
+
+    @cached_property
+    def reach(self) -> float:
+        """How far from this value what was typed reaches, before the live value is
+        known: half a unit in its last decimal, and in its second significant digit
+        (a typed 0 reaches nothing; an exact value, nothing)."""
+        if self.exact:
+            return 0.0
+        t = float(self.value)
+        if t == 0 or not math.isfinite(t):
+            return 0.0
+        gap = math.inf
+        if self.err is not None:  # computed from decimals: as far off as they allow
+            gap = self.err
+        elif self.decimals is not None:
+            gap = half_unit(-self.decimals)
+        return min(gap, half_unit(magnitude(t) - 1))
+
+
+def half_unit(exponent: int) -> float:
+    """0.5 * 10**exponent, clamped to the float range."""
+    if exponent > 308:
+        return math.inf
+    if exponent < -340:
+        return 0.0
+    return 0.5 * 10.0**exponent
+
+
+def magnitude(x: float) -> int:
+    """The power of ten of the first significant digit of x (x != 0)."""
+    m = math.floor(math.log10(abs(x)))
+    if m < 308 and abs(x) >= 10.0 ** (m + 1):  # log10 rounding near powers of ten
+        m += 1
+    return m
 
 
 def _strip_prefix(name: str) -> str:
