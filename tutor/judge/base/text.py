@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
@@ -28,7 +27,6 @@ _CHAR_MAP = str.maketrans(
     }
 )
 
-_WS = re.compile(r"\s+")
 
 
 def check_length(text: str) -> None:
@@ -77,7 +75,7 @@ def clean(text: str) -> str:
 
 def collapse(text: str) -> str:
     """Every run of whitespace becomes one space; ends stripped."""
-    return _WS.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 __all__ = ["NONE_WORDS", "check_length", "clean", "collapse", "normalise_chars", "short",
