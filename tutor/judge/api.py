@@ -15,7 +15,7 @@ from .comparing.pseudo import to_observation
 from .reading.grammar import number_in
 from .reading.phrases import is_hedge
 from .reading.predictions import Pred
-from .reading.words import text_key
+from .reading.words import _text_key, text_key
 from .registry import REGISTRY, Kind, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
@@ -118,7 +118,7 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
 def clear_caches() -> None:
     """Forget what the judge cached (numbers read from names, keys of names,
     feedback keys): benchmarks time the judge cold."""
-    for cached in (_feedback_key, number_in, text_key, nfkc):
+    for cached in (_feedback_key, number_in, _text_key, nfkc):
         cached.cache_clear()
 
 

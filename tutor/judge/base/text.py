@@ -45,7 +45,7 @@ def normalise_chars(text: str) -> str:
     return nfkc(text)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def nfkc(text: str) -> str:  # an answer is normalised several times over
     return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
 

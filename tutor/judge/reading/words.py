@@ -96,10 +96,14 @@ def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
 _GRAD_FN_REPR = re.compile(r"<\s*([\w.]+)(?:\s+object)?(?:\s+at\s+[^<>]*)?\s*>", re.I)
 
 
-@lru_cache(maxsize=1024)
 def text_key(text: str) -> str:
     """A token for comparing names whose case means nothing (choices, grad_fn,
     classes): noise stripped, whitespace collapsed, a repr unwrapped, case folded."""
+    return _text_key(text) if len(text) <= 2000 else _text_key.__wrapped__(text)
+
+
+@lru_cache(maxsize=1024)  # names are looked at again and again; long texts are not kept
+def _text_key(text: str) -> str:
     t = collapse(strip_noise(normalise_chars(text)))
     t = re.sub(r"^grad_fn\s*=\s*", "", t)
     m = _GRAD_FN_REPR.fullmatch(t)
