@@ -231,6 +231,8 @@ class _Index:
         self.taken[j] = True
 
     def _numbers_near(self, lit: NumLit, tol: Tolerance | None) -> Iterator[int]:
+        if not self.values:
+            return
         t = float(lit.value)
         if self.coarsest is None:
             self.coarsest = _coarsest(self.dtypes)

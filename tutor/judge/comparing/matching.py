@@ -75,4 +75,6 @@ def dedupe_key(obs: Obs) -> object:
     t = otype(obs)
     if t in ("int", "float", "str", "bool", "none"):
         return (t, repr(obs.get("value")))  # repr: -0.0 is not 0.0, as in the kernel's JSON
+    if t in ("list", "tuple", "set") and not obs.get("truncated"):
+        return (t, tuple(dedupe_key(i) for i in obs.get("items", [])))
     return key(obs)
