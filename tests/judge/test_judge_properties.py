@@ -67,8 +67,12 @@ def _timed(kind: str, text: str, live: dict[str, Any]) -> float:
 
 def _run(kind: str, text: str, live: dict[str, Any] | None = None) -> None:
     live = LIVE_FOR_KIND[kind] if live is None else live
-    # the best of five: a slow input is slow every time, a busy machine only sometimes
+    # the best of five, and of five more a moment later: a slow input is slow every time,
+    # a busy machine (other processes sharing the core) only sometimes
     elapsed = min(_timed(kind, text, live) for _ in range(5))
+    if elapsed > LIMIT:
+        time.sleep(0.5)
+        elapsed = min(elapsed, *(_timed(kind, text, live) for _ in range(5)))
     assert elapsed <= LIMIT, (kind, len(text), elapsed)
 
 

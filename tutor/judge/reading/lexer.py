@@ -25,7 +25,6 @@ _TOKEN = re.compile(
     r"|(?P<END>$))"
 )
 _OPEN, _CLOSE = "([{", ")]}"
-_HEX_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))")
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
 
 
@@ -35,28 +34,26 @@ class Token(NamedTuple):
     pos: int
 
 
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    e = m.group(1)
+    if len(e) == 1:
+        return _ESCAPES.get(e, "\\" + e)  # an unknown escape keeps its backslash
+    code = int(e[1:], 16)
+    if code > 0x10FFFF:
+        raise InvalidPrediction("That string has an escape I can't read.")
+    return chr(code)
+
+
 def _unescape(body: str) -> str:
     if "\\" not in body:
         return body
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            m = _HEX_ESCAPE.match(body, i)
-            if m:
-                code = int(next(g for g in m.groups() if g), 16)
-                if code > 0x10FFFF:
-                    raise InvalidPrediction("That string has an escape I can't read.")
-                out.append(chr(code))
-                i = m.end()
-                continue
-            out.append(_ESCAPES.get(body[i + 1], "\\" + body[i + 1]))
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+    plain = body.replace("\\\\", "")
+    if "\\" not in plain:  # only doubled backslashes: the quick way
+        return body.replace("\\\\", "\\")
+    return _ESCAPE.sub(_escaped, body)
 
 
 def _fail_at(text: str, pos: int) -> InvalidPrediction:
