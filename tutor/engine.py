@@ -17,7 +17,8 @@ from packaging.version import InvalidVersion, Version
 
 from tutor.judge import Status, Verdict, display, judge
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
-from tutor.lesson.model import Lesson, Prompt, Step
+from tutor.lesson.model import Lesson, Prompt, Step, Variant
+from tutor.lesson.vary import describe, variants_of
 from tutor.safetext import shorten
 
 
@@ -192,6 +193,7 @@ class PromptCheck:
     message: str
     ask: str = ""
     live: dict[str, Any] | None = None  # the raw observation (for `check --repeat`)
+    variant: Variant = ()  # the values of the variant checked (lesson `vary:`), if any
 
     def __post_init__(self) -> None:
         self.message = shorten(self.message)  # (it may quote a live value or an exception)
@@ -209,6 +211,7 @@ class PromptCheck:
             "answer": self.answer,
             "expected": self.expected,
             "message": self.message,
+            **({"variant": dict(self.variant)} if self.variant else {}),
         }
 
 
@@ -221,6 +224,7 @@ class LessonCheck:
     prompts: list[PromptCheck] = field(default_factory=list)
     seconds: float = 0.0
     line: int = 1
+    variants: int = 1  # how many variants of the lesson ran (`vary:`)
 
     def __post_init__(self) -> None:
         self.reason = shorten(self.reason)
@@ -296,7 +300,34 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
 
 
 def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) -> LessonCheck:
-    """Run `lesson` live and check every prompt's reference answer."""
+    """Run `lesson` live and check every prompt's reference answer and `wrong:` answers,
+    in every variant when it declares `vary:` (a failure names the variant's values)."""
+    if len((lesson.template or lesson).variants) < 2:
+        return _check_run(kernel, lesson, timeout=timeout)
+    out = LessonCheck(lesson.id, str(lesson.file), "passed", variants=0)
+    for each in variants_of(lesson):
+        check = _check_run(kernel, each, timeout=timeout)
+        out.variants += 1
+        out.seconds += check.seconds
+        values = describe(each.variant)
+        for p in check.prompts:
+            p.variant = each.variant
+            if not p.passed:
+                p.message = f"with {values}: {p.message}"
+        out.prompts += check.prompts
+        if check.status in ("skipped", "error") and out.status == "passed":
+            out.status, out.line = check.status, check.line
+            out.reason = check.reason if check.status == "skipped" else f"with {values}: " \
+                f"{check.reason}"
+        if check.status == "skipped":
+            break  # (an unmet requirement is the same for every variant)
+    if out.status == "passed" and not all(p.passed for p in out.prompts):
+        out.status = "failed"
+    return out
+
+
+def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) -> LessonCheck:
+    """One live run of `lesson` (as filled in), every prompt checked."""
     started = time.monotonic()
     result = LessonCheck(lesson.id, str(lesson.file), "passed")
     try:

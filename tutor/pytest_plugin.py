@@ -211,8 +211,11 @@ class PromptItem(pytest.Item):
         return lesson.steps[self.step_index].prompts[self.prompt_index]
 
     def _mine(self, check: LessonCheck) -> PromptCheck | None:
-        return next((p for p in check.prompts
-                     if p.step == self.step_index and p.prompt == self.prompt_index), None)
+        """This prompt's check (a failing one first: a lesson with `vary:` has one per
+        variant, and a failure names its values)."""
+        mine = [p for p in check.prompts
+                if p.step == self.step_index and p.prompt == self.prompt_index]
+        return next((p for p in mine if not p.passed), mine[0] if mine else None)
 
     def runtest(self) -> None:
         check = self.lesson_file.result()

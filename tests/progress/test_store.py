@@ -164,6 +164,16 @@ def test_truncated_database_is_recovered(tmp_path: Path) -> None:
     assert list(tmp_path.glob(f"{DB_NAME}.corrupt-*"))
 
 
+def make_read_only(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database in `directory`, and the directory, read-only (restore with chmod)."""
+    (directory / DB_NAME).chmod(stat.S_IRUSR)
+    directory.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    if os.geteuid() == 0:  # root ignores permissions: open it the way a read-only file opens
+        real = ProgressStore._connect
+        monkeypatch.setattr(ProgressStore, "_connect",
+                            lambda self, readonly=False: real(self, True))
+
+
 def test_read_only_database_is_read_but_not_written(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     with ProgressStore(tmp_path) as s:
@@ -171,12 +181,7 @@ def test_read_only_database_is_read_but_not_written(tmp_path: Path,
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute("PRAGMA journal_mode = DELETE")  # no -wal/-shm needed to read
     db.close()
-    (tmp_path / DB_NAME).chmod(stat.S_IRUSR)
-    tmp_path.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    if os.geteuid() == 0:  # root ignores permissions: open it the way a read-only file opens
-        real = ProgressStore._connect
-        monkeypatch.setattr(ProgressStore, "_connect",
-                            lambda self, readonly=False: real(self, True))
+    make_read_only(tmp_path, monkeypatch)
     try:
         with ProgressStore(tmp_path) as s:
             assert not s.saving
@@ -286,3 +291,93 @@ def test_summary_counts_and_accuracy(store: ProgressStore) -> None:
         "done", 3, 1, 1, 1, 2)
     assert s.accuracy == pytest.approx(1 / 3)
     assert summarize("l/none", None, []).accuracy is None
+
+
+# ------------------------------------------------------------------ schema 1 -> 2
+
+V1 = Path(__file__).resolve().parent.parent / "data" / "progress" / "v1" / DB_NAME
+
+
+def _rows(path: Path, sql: str) -> list[tuple]:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
+def test_a_schema_1_database_upgrades_in_place_keeping_every_row(tmp_path: Path) -> None:
+    """tests/data/progress/v1/progress.db was written by the schema-1 store (tutor at
+    fab6f70): 8 attempts over 3 lessons (every verdict, hints, three runs of one lesson),
+    4 lesson rows and the last lesson."""
+    path = tmp_path / DB_NAME
+    path.write_bytes(V1.read_bytes())
+    v1_columns = "id, lesson, step, prompt, answer, verdict, expected, hints, seconds, run, at"
+    attempts = _rows(path, f"SELECT {v1_columns} FROM attempts ORDER BY id")
+    lessons = _rows(path, "SELECT * FROM lessons ORDER BY lesson")
+    meta = _rows(path, "SELECT * FROM meta")
+    assert _rows(path, "PRAGMA user_version") == [(1,)] and len(attempts) == 8
+    with ProgressStore(tmp_path) as s:
+        assert s.notice is None and s.saving and s.schema == SCHEMA_VERSION == 2
+        got = s.attempts()
+        assert [(a.lesson, a.step, a.prompt, a.answer, a.verdict, a.hints, a.run, a.at)
+                for a in got] == [(r[1], r[2], r[3], r[4], r[5], r[7], r[9], r[10])
+                                  for r in attempts]
+        assert {a.confidence for a in got} == {"sure"} and {a.variant for a in got} == {()}
+        assert s.lesson("modules/plain-list").status == "perfect" and s.last() == "hooks/order"
+        # the history's mistakes have review cards, as if scheduled when they were made
+        cards = {c.key: c for c in s.cards()}
+        assert set(cards) == {("autograd/accumulate", 0, 0), ("tensors/alias", 0, 0),
+                              ("tensors/alias", 0, 1), ("tensors/alias", 1, 0)}
+        # tensors/alias 0.0: wrong on 03-02, right (a review) on 03-05
+        assert cards[("tensors/alias", 0, 0)].reviews == 1
+        assert cards[("tensors/alias", 0, 0)].last.isoformat() == "2026-03-05T09:00:00+00:00"
+        assert [a.review for a in got] == [False, False, False, False, False, False, True,
+                                           False]
+        # (autograd/accumulate 0.0 was answered right only in the run that missed it)
+        assert [m.key for m in s.mistakes()] == [("autograd/accumulate", 0, 0),
+                                                 ("tensors/alias", 0, 1),
+                                                 ("tensors/alias", 1, 0)]
+        assert s.record(Attempt("tensors/alias", 0, 1, "True", "correct", run="run-f",
+                                confidence="guess"), total_prompts=3, position=(1, 0))
+    assert _rows(path, f"SELECT {v1_columns} FROM attempts ORDER BY id")[:8] == attempts
+    assert _rows(path, "SELECT * FROM meta") == [("last", "tensors/alias")] != meta
+    assert len(_rows(path, "SELECT * FROM lessons")) == len(lessons)
+    assert _rows(path, "PRAGMA user_version") == [(2,)]
+    with ProgressStore(tmp_path) as s:  # opening again changes nothing
+        assert len(s.attempts()) == 9 and len(s.cards()) == 4
+
+
+def test_a_schema_1_database_that_cannot_be_upgraded_is_still_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / DB_NAME
+    path.write_bytes(V1.read_bytes())
+    make_read_only(tmp_path, monkeypatch)
+    try:
+        with ProgressStore(tmp_path) as s:
+            assert not s.saving and s.schema == 1
+            assert len(s.attempts()) == 8 and s.notice and "cannot be written" in s.notice
+            assert [m.key for m in s.mistakes()] == [("autograd/accumulate", 0, 0),
+                                                     ("tensors/alias", 0, 1),
+                                                     ("tensors/alias", 1, 0)]
+            assert s.cards() == [] and s.due_count() == 0
+    finally:
+        tmp_path.chmod(stat.S_IRWXU)
+    assert _rows(path, "PRAGMA user_version") == [(1,)]
+
+
+def test_a_failed_upgrade_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tutor.progress.store as store_mod
+
+    path = tmp_path / DB_NAME
+    path.write_bytes(V1.read_bytes())
+
+    def boom(self, db) -> None:  # noqa: ANN001
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store_mod.ProgressStore, "_schedule_history", boom)
+    with ProgressStore(tmp_path) as s:
+        assert not s.saving and s.notice and "disk I/O error" in s.notice
+        assert len(s.attempts()) == 8
+    assert _rows(path, "PRAGMA user_version") == [(1,)]
+    assert "confidence" not in [r[1] for r in _rows(path, "PRAGMA table_info(attempts)")]

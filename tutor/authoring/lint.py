@@ -14,6 +14,9 @@ errors
               incorrect, only "invalid", so it proves nothing).
   feedback    a `feedback:` key the judge cannot read (it could never match).
   pack        a pack.yaml that does not load.
+  vary        a `vary:` name no placeholder uses; an answer, `wrong:` answer, feedback
+              key or `show:` that fails in a variant other than the first (named with
+              its values).  See tutor/authoring/lint_vary.py.
   show        a `show:` picture that is not `graph EXPR`, `storage [EXPR]` or `tree EXPR`
               with EXPR a Python expression (see docs/pictures.md).
   unreachable a prompt that can never be judged: the prompts of a step whose code
@@ -30,6 +33,7 @@ warnings
   explain     a prompt without `explain:`, in a step without `explain:` either.
   dead-code   step code after a top-level statement that always raises or exits.
   pack-order  a pack.yaml `lessons:` entry naming no lesson in the pack.
+  vary        `vary:` with one variant; `{{name}}` in a prompt of a lesson without `vary:`.
 
 `--strict` turns warnings into errors.
 """
@@ -253,9 +257,11 @@ RULES = (check_answers, check_missing, check_unreachable, check_show)
 
 
 def lint_lesson_file(path: Path) -> LintedFile:
+    from tutor.authoring.lint_vary import check_vary
+
     f = load_for_lint(path)
     if f.lesson is not None:
-        for rule in RULES:
+        for rule in (*RULES, check_vary):
             f.problems += rule(f)
     return f
 

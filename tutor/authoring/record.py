@@ -350,7 +350,12 @@ def record_file(kernel: Any, path: Path, *, check: bool = False, force: bool = F
         lesson = load_lesson(path)
     except LessonError as exc:
         return RecordResult(name, problems=list(exc.problems))
-    result = plan(kernel, lesson, force=force, timeout=timeout)
+    if lesson.template is not None:  # `vary:`: every variant runs
+        from tutor.authoring.record_vary import plan_variants
+
+        result = plan_variants(kernel, lesson, force=force, timeout=timeout)
+    else:
+        result = plan(kernel, lesson, force=force, timeout=timeout)
     if check or not result.changes:
         return result
     try:

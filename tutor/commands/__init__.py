@@ -11,6 +11,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tutor.commands.play", "play a lesson in plain text (answers from stdin)"),
     "show": ("tutor.commands.show", "draw a lesson's autograd graph, storage map or module tree"),
     "progress": ("tutor.commands.progress", "show your progress: lesson statuses and accuracy"),
+    "review": ("tutor.commands.review", "list the questions to redo: mistakes, or reviews due "
+               "(--due)"),
     "reset": ("tutor.commands.reset", "forget your progress (all, or one lesson's)"),
     "new": ("tutor.commands.new", "write a commented lesson skeleton to start from"),
     "lint": ("tutor.commands.lint", "check lesson files without running them (no torch)"),

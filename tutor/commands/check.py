@@ -106,6 +106,8 @@ def _line(check: LessonCheck) -> str:
         return f"{text} ({check.reason})"
     bad = sum(not p.passed for p in check.prompts)
     detail = f"{n - bad}/{n} prompts" if bad else f"{n} prompts"
+    if check.variants > 1:
+        detail += f" in {check.variants} variants"
     return f"{text} ({detail}, {check.seconds:.2f} s)"
 
 

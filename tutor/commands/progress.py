@@ -7,7 +7,7 @@ import json
 import sys
 
 from tutor.commands.common import add_path_option, catalog_for
-from tutor.progress import ProgressStore, summarize
+from tutor.progress import Calibration, Day, ProgressStore, summarize
 
 MARKS = {"new": " ", "tried": "~", "done": "✓", "perfect": "★"}
 
@@ -15,6 +15,8 @@ MARKS = {"new": " ", "tried": "~", "done": "✓", "perfect": "★"}
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_option(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--history", action="store_true",
+                        help="also show answers, accuracy and reviews per day")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,6 +27,10 @@ def run(args: argparse.Namespace) -> int:
         notice = store.notice
         where = store.path
         last = store.last()
+        calibration = store.calibration()
+        days = store.history()
+        mistakes = len(store.mistakes())
+        due = store.due_count()
     rows = [summarize(x.id, statuses.get(x.id), attempts) for x in catalog.lessons]
     known = {x.id for x in catalog.lessons}
     # progress for lessons no longer in the catalog is still the learner's: show it
@@ -35,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
             {"id": r.lesson, "status": r.status, "attempts": r.attempts, "correct": r.correct,
              "partial": r.partial, "incorrect": r.incorrect, "revealed": r.revealed,
              "hints": r.hints, "seconds": round(r.seconds, 1), "accuracy": r.accuracy}
-            for r in rows]}, indent=2))
+            for r in rows],
+            "calibration": calibration.as_dict(), "mistakes": mistakes, "due": due,
+            "history": [{"day": d.day.isoformat(), "answers": d.answers, "right": d.right,
+                         "reviews": d.reviews} for d in days]}, indent=2))
     else:
         width = max((len(r.lesson) for r in rows), default=10)
         title_of = {x.id: x.title for x in catalog.lessons}
@@ -59,9 +68,38 @@ def run(args: argparse.Namespace) -> int:
               f"({sum(r.status == 'perfect' for r in counted)} perfect); "
               f"{total} answer{'' if total == 1 else 's'}, {right} right"
               + (f" ({right / total:.0%})" if total else ""))
+        print(confidence_line(calibration))
+        if mistakes or due:
+            print(f"review: {mistakes} question{'' if mistakes == 1 else 's'} to redo "
+                  f"(tutor review), {due} due for review now (tutor review --due)")
+        if args.history:
+            print_history(days)
         if last:
             print(f"last lesson: {last}")
         print(f"progress database: {where}")
     if notice:
         print(f"note: {notice}", file=sys.stderr)
     return 0
+
+
+def confidence_line(c: Calibration) -> str:
+    """Calibration in words: `sure and wrong: 7, guessed and right: 4`, with how often
+    each confidence was right."""
+    if not c.total:
+        return "confidence: no predictions marked yet"
+    text = (f"confidence: sure and right: {c.sure_right}, sure and wrong: {c.sure_wrong}, "
+            f"guessed and right: {c.guess_right}, guessed and wrong: {c.guess_wrong}")
+    rates = [f"{label} {rate:.0%} right" for label, rate in
+             (("sure answers", c.sure_accuracy), ("guesses", c.guess_accuracy))
+             if rate is not None]
+    return text + f" ({'; '.join(rates)})"
+
+
+def print_history(days: list[Day]) -> None:
+    """Per day (local time): first answers, how many right, how many were reviews."""
+    print("\nday          answers  right  reviews")
+    for d in days:
+        acc = f"{d.accuracy:5.0%}" if d.accuracy is not None else "    -"
+        print(f"{d.day.isoformat()}  {d.answers:7d}  {acc}  {d.reviews:7d}")
+    if not days:
+        print("(no answers yet)")

@@ -22,6 +22,8 @@ from tutor.lesson.spec import (
     Str,
 )
 from tutor.lesson.validate import Validation, join_path
+from tutor.lesson.vary import MAX_VALUE_LEN, MAX_VARIANTS, PLACEHOLDER
+from tutor.lesson.vary_rules import check_vary
 
 FORMAT_VERSION = 1
 LESSON_ID = r"[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*"
@@ -81,7 +83,7 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
         )
     exprs = expect if isinstance(expect, list) else [expect] if expect else []
     for i, expr in enumerate(exprs):
-        if expr is None:
+        if expr is None or PLACEHOLDER.search(expr):  # checked filled in, by check_vary
             continue
         problem = _expr_problem(expr)
         if problem:
@@ -98,7 +100,7 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
 
 def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
     code = value.get("code")
-    if code:
+    if code and not PLACEHOLDER.search(code):  # else checked filled in, by check_vary
         problem = _code_problem(code)
         if problem:
             key, val = next((k, n) for k, n in node.value if k.value == "code")
@@ -209,9 +211,20 @@ REQUIRES = Obj(
     checks=(_check_requires,),
 )
 
+VARY_VALUE = Scalar(max_len=MAX_VALUE_LEN)
+VARY = AnyOf(
+    options=(
+        MapOf(value=ListOf(item=VARY_VALUE, min_items=1, max_items=MAX_VARIANTS)),
+        ListOf(item=MapOf(value=VARY_VALUE), min_items=1, max_items=MAX_VARIANTS),
+    ),
+    doc="`vary:` is a mapping from names to lists of values ({x: [2.0, 3.0]}: every "
+    "combination), or a list of rows ([{x: 2.0, n: 3}, ...])",
+)
+
 LESSON = Obj(
     name="lesson",
     doc="A tutor lesson: predict, then run.",
+    checks=(check_vary,),
     fields={
         "id": Field(
             Str(max_len=120, pattern=LESSON_ID, pattern_hint=ID_HINT),
@@ -227,6 +240,13 @@ LESSON = Obj(
             required=True,
             doc="The steps, a list of `- code: ...` items, run in order in one namespace per "
             "lesson run.",
+        ),
+        "vary": Field(
+            VARY,
+            doc="Values drawn per run, written `{{name}}` (or computed: `{{3 / x}}`) in the "
+            "intro, code and prompt texts: a mapping from names to lists of values (every "
+            f"combination is a variant) or a list of rows; at most {MAX_VARIANTS} variants. "
+            "Values are numbers, True/False or names. `tutor check` runs every variant.",
         ),
         "requires": Field(REQUIRES),
         "tags": Field(ListOf(item=Str(max_len=60), max_items=30)),

@@ -23,6 +23,7 @@ from tutor.lesson import format as fmt
 from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
+from tutor.lesson.vary import expand, instantiate
 from tutor.safetext import sanitize
 
 MAX_FILE_BYTES = 512 * 1024
@@ -329,7 +330,8 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
             )
         )
     req = data.get("requires") or {}
-    return Lesson(
+    variants = expand(data["vary"]) if data.get("vary") else ()
+    lesson = Lesson(
         id=data["id"],
         title=shown(data["title"]),
         topic=shown(data["topic"]),
@@ -342,4 +344,7 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
         timeout=data.get("timeout") or DEFAULT_TIMEOUT,
         seed=data.get("seed") or 0,
         order=data.get("order"),
+        variants=variants,
     )
+    # a lesson with variants is the first one filled in (the others: tutor.lesson.vary)
+    return instantiate(lesson, variants[0]) if variants else lesson

@@ -9,6 +9,8 @@ from tutor.judge import JudgeSpec, Tolerance
 
 DEFAULT_TIMEOUT = 10.0
 
+Variant = tuple[tuple[str, str], ...]  # a lesson's drawn values: (name, value as written)
+
 
 @dataclass(frozen=True)
 class Pos:
@@ -76,6 +78,11 @@ class Lesson:
     timeout: float = DEFAULT_TIMEOUT
     seed: int = 0
     order: int | None = None
+    # `vary:` (see tutor.lesson.vary): every variant, and the one filled in here; a
+    # lesson with variants is loaded filled in with the first, and keeps its template
+    variants: tuple[Variant, ...] = ()
+    variant: Variant = ()
+    template: Lesson | None = field(default=None, compare=False, repr=False)
 
     @property
     def prompts(self) -> list[tuple[Step, Prompt]]:
