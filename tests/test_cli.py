@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,15 +53,15 @@ def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
     assert "tutor check:" in proc.stderr  # progress went to stderr
     assert report["ok"] is False and report["torch"]
     by = {(r.get("lesson"), r.get("step"), r.get("prompt"), r["type"]): r
-          for r in report["records"]}
-    drift = by[("core/drift", 0, 0, "prompt")]
+          for r in report["records"]}  # steps and prompts numbered from 1
+    drift = by[("core/drift", 1, 1, "prompt")]
     assert drift["passed"] is False and drift["verdict"] == "incorrect"
     assert drift["answer"] == "11" and drift["expected"].startswith("10")
     assert drift["file"].endswith("drift.yaml") and drift["line"] == 9
-    missing = by[("core/drift", 0, 1, "prompt")]
+    missing = by[("core/drift", 1, 2, "prompt")]
     assert missing["passed"] is False and "tutor record" in missing["message"]
-    raised = by[("core/drift", 1, 0, "prompt")]
-    assert "step 1 raised ValueError: boom" in raised["message"]
+    raised = by[("core/drift", 2, 1, "prompt")]
+    assert "step 2 raised ValueError: boom" in raised["message"]
     assert "`kind: exception` prompt" in raised["message"]
     assert raised["expected"] is None  # not the NameError of evaluating after the crash
     timeout = by[("core/timeout", None, None, "lesson")]
@@ -70,13 +71,13 @@ def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
     assert skipped["status"] == "skipped"
     load = next(r for r in report["records"] if r["type"] == "load_error")
     assert load["file"].endswith("broken.yaml") and load["line"] == 9 and load["col"] == 15
-    assert by[("core/pass", 0, 0, "prompt")]["passed"] is True
+    assert by[("core/pass", 1, 1, "prompt")]["passed"] is True
 
 
 def test_check_text_report_points_at_the_yaml_line() -> None:
     proc = tutor("check", str(DATA / "bad" / "drift.yaml"))
     assert proc.returncode == 1
-    assert "drift.yaml:9: core/drift step 0 prompt 0: x.grad?" in proc.stdout
+    assert "drift.yaml:9: core/drift step 1 prompt 1: x.grad?" in proc.stdout
     assert "answer: 11" in proc.stdout and "live:   10" in proc.stdout
 
 
@@ -89,8 +90,15 @@ def test_play_through_a_pipe() -> None:
     assert "hint: d/dx log(x^3) = 3/x" in out
     assert "> 0.61\n  ✗ not quite: You said 0.61; the live value is 0.6000." in out
     assert "✓ correct" in out and "The live value: RuntimeError" in out
-    assert "finished: 2 of 3 correct, 1 revealed" in out
+    assert "finished: 2 of 4 right, 1 wrong, 1 revealed" in out  # as the app counts it
     assert "Try again" in out  # the invalid answer was asked again
+    # one step numbering, lesson Markdown as plain text, no internal kind names
+    assert "-- step 1 of 3 --" in out and "Q1 of 4. What is x.grad now?" in out
+    assert "samples/accumulate · autograd · level 1 · 3 steps, 4 questions" in out
+    prose = "\n".join(line for line in out.splitlines() if " | " not in line)  # not code
+    assert "`" not in prose and "[number]" not in prose
+    assert not re.search(r"\*\*\w[^*]*\*\*", prose)  # (x ** 3 in prose is Python, not bold)
+    assert "type a number, or None" in out
 
 
 def test_play_json_records_and_clean_eof() -> None:
@@ -99,11 +107,11 @@ def test_play_json_records_and_clean_eof() -> None:
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [r["verdict"] for r in records] == ["incorrect", "incorrect"]
     assert records[0] | {"expected": None} == {
-        "lesson": "samples/accumulate", "step": 0, "prompt": 0, "answer": "0.61",
+        "lesson": "samples/accumulate", "step": 1, "prompt": 1, "answer": "0.61",
         "verdict": "incorrect", "expected": None, "message": records[0]["message"],
         "hints": 0}
     assert records[0]["expected"].startswith("0.6")
-    assert "stopped: 0 of 2 correct" in proc.stderr
+    assert "stopped: 0 of 4 right, 2 wrong; 2 not answered" in proc.stderr
 
 
 def test_play_unknown_lesson_suggests() -> None:
@@ -134,3 +142,51 @@ def test_play_never_gives_the_answer_in_a_try_again_message() -> None:
     assert proc.returncode == 0, proc.stderr
     (line,) = [x for x in proc.stdout.splitlines() if "Try again" in x]
     assert "like" in line and "0.6" not in line
+
+
+PRINTS = """\
+id: t/prints
+title: Printing **twice**
+topic: t
+intro: |
+  Two `print` calls:
+
+  - one
+  - two
+steps:
+  - code: |
+      print("pre forward")
+      print("post")
+    predict:
+      - ask: What does the step print?
+        kind: stdout
+        answer: "pre forward\\npost"
+        explain: Each `print` ends its **own** line.
+      - ask: How many lines?
+        kind: number
+        expect: "2"
+        answer: "2"
+"""
+
+
+def test_play_reads_printed_output_over_several_lines(tmp_path: Path) -> None:
+    """A printed-output answer is the lines up to an empty one, judged as the app
+    judges it (line breaks count as spaces); then the next answer follows."""
+    lesson = tmp_path / "prints.yaml"
+    lesson.write_text(PRINTS)
+    proc = tutor("play", str(lesson), "--json", stdin="pre forward\npost\n\n2\n")
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["prompt"], r["answer"], r["verdict"]) for r in records] == [
+        (1, "pre forward\npost", "correct"), (2, "2", "correct")]
+    text = proc.stderr
+    assert "type the printed lines, one per line, then an empty line" in text
+    assert "> pre forward\n... post\n... \n" in text
+    assert "you said: pre forward\n            post" in text
+    assert "finished: 2 of 2 right" in text
+    # Markdown as plain text: no ** or backticks, lists as bullets
+    assert "== Printing twice ==" in text and "Two print calls:" in text
+    assert "• one\n• two" in text and "Each print ends its own line." in text
+    # the same output typed on one line is the same answer, as in the app
+    one_line = tutor("play", str(lesson), stdin="pre forward post\n\n2\n")
+    assert "✓ correct: it printed pre forward post." in one_line.stdout

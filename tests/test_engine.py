@@ -44,7 +44,7 @@ def write(tmp_path: Path, text: str, name: str = "l.yaml") -> Path:
 def test_steps_run_in_order_and_prompts_are_judged(kernel: Kernel, tmp_path: Path) -> None:
     lesson = load_lesson(write(tmp_path, LESSON))
     with LessonRun(kernel, lesson) as run:
-        with pytest.raises(ValueError, match="cannot run before step 0"):
+        with pytest.raises(ValueError, match="cannot run before step 1"):
             run.run_step(lesson.steps[1])
         first = run.run_step(lesson.steps[0])
         prompt = lesson.steps[0].prompts[0]
@@ -94,5 +94,5 @@ def test_a_step_that_floods_output_says_why_it_stopped(kernel: Kernel, tmp_path:
     lesson = load_lesson(write(tmp_path, text))
     with LessonRun(kernel, lesson) as run:
         outcome = run.run_step(lesson.steps[0])
-    assert outcome.failure == ("step 0 was stopped: OutputLimitExceeded: "
+    assert outcome.failure == ("step 1 was stopped: OutputLimitExceeded: "
                                "the code printed more than 64 MB")

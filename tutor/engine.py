@@ -8,6 +8,7 @@ every prompt's reference `answer` (and `wrong:` answers) against the live values
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,8 +17,10 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from tutor.judge import Status, Verdict, display, judge
+from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
-from tutor.lesson.model import Lesson, Prompt, Step, Variant
+from tutor.lesson.loader import display_name
+from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
 from tutor.lesson.vary import describe, variants_of
 from tutor.safetext import shorten
 
@@ -69,7 +72,7 @@ class StepOutcome:
             return self.failure
         if self.unexpected_error:
             err = self.error or {}
-            return (f"step {self.step.index} raised {err.get('name')}: {err.get('message')} "
+            return (f"step {self.step.index + 1} raised {err.get('name')}: {err.get('message')} "
                     "(if the error is the point, ask about it with a `kind: exception` prompt "
                     "without `expect`)")
         live = self.live(prompt)
@@ -92,20 +95,28 @@ class LessonRun:
         self.timeout = timeout or lesson.timeout
         self.session: Session | None = None
         self.outcomes: list[StepOutcome] = []
+        self.setup_failure: str | None = None  # the pack's setup code failed in this session
 
     def open(self) -> Session:
+        """The run's session; a new one runs the pack's setup code first."""
         if self.session is None or not self.session.alive:
             self.session = self.kernel.open_session(seed=self.lesson.seed)
             self.outcomes = []
+            self.setup_failure = run_setup(self.session, self.lesson.setup, self.timeout)
         return self.session
 
     def run_step(self, step: Step) -> StepOutcome:
         """Run `step` (steps must run in order) and observe its prompts' live values."""
         session = self.open()
         if step.index != len(self.outcomes):
-            raise ValueError(f"step {step.index} cannot run before step {len(self.outcomes)}")
+            raise ValueError(f"step {step.index + 1} cannot run before step "
+                             f"{len(self.outcomes) + 1}")
         started = time.monotonic()
         outcome = StepOutcome(step)
+        if self.setup_failure:
+            outcome.failure = self.setup_failure
+            self.outcomes.append(outcome)
+            return outcome
         try:
             reply = session.run_step(
                 step.code,
@@ -114,12 +125,12 @@ class LessonRun:
                 timeout=self.timeout,
             )
         except StepTimeout as exc:
-            outcome.failure = (f"step {step.index} timed out: {exc} (if it needs longer, "
+            outcome.failure = (f"step {step.index + 1} timed out: {exc} (if it needs longer, "
                                "raise the lesson's `timeout:`)")
         except SessionDied as exc:
-            outcome.failure = f"step {step.index} crashed: {exc}"
+            outcome.failure = f"step {step.index + 1} crashed: {exc}"
         except KernelError as exc:
-            outcome.failure = f"step {step.index} could not run: {exc}"
+            outcome.failure = f"step {step.index + 1} could not run: {exc}"
         else:
             outcome.stdout = reply.get("stdout", "")
             outcome.stderr = reply.get("stderr", "")
@@ -128,20 +139,27 @@ class LessonRun:
             if reply.get("interrupted"):
                 err = outcome.error or {}
                 why = err.get("message") or "interrupted"
-                outcome.failure = f"step {step.index} was stopped: {err.get('name')}: {why}"
+                outcome.failure = f"step {step.index + 1} was stopped: {err.get('name')}: {why}"
         outcome.seconds = time.monotonic() - started
         self.outcomes.append(outcome)
         return outcome
 
-    def rebuild(self, upto: int) -> StepOutcome | None:
-        """Start a fresh session and re-run steps 0..upto (after a crash or restart)."""
-        self.close()
-        last = None
-        for step in self.lesson.steps[: upto + 1]:
+    def run_through(self, upto: int) -> StepOutcome | None:
+        """Run the steps not run yet up to and including `upto` (the ones before it
+        silently: a resumed lesson, or a question asked again); the last outcome, or
+        the first that failed."""
+        self.open()  # (a dead session is replaced: its steps run again)
+        last = self.outcomes[upto] if upto < len(self.outcomes) else None
+        for step in self.lesson.steps[len(self.outcomes): upto + 1]:
             last = self.run_step(step)
             if last.failure:
                 break
         return last
+
+    def rebuild(self, upto: int) -> StepOutcome | None:
+        """Start a fresh session and re-run steps 0..upto (after a crash or restart)."""
+        self.close()
+        return self.run_through(upto)
 
     def close(self) -> None:
         if self.session is not None:
@@ -156,24 +174,94 @@ class LessonRun:
         self.close()
 
 
+SETUP_LABEL = "<pack setup>"  # the file name tracebacks show for a pack's setup code
+
+
+def run_setup(session: Session, setup: Setup | None, timeout: float) -> str | None:
+    """Run a pack's shared setup code in a fresh session; why it failed, or None."""
+    if setup is None:
+        return None
+    if setup.problem:
+        return setup.problem
+    where = f"{display_name(setup.file)}:{setup.line}"
+    try:
+        reply = session.request("run", timeout, code=setup.code, step=0, prompts=[],
+                                label=SETUP_LABEL)
+    except StepTimeout as exc:
+        return f"the pack's setup ({where}) timed out: {exc}"
+    except KernelError as exc:
+        return f"the pack's setup ({where}) could not run: {exc}"
+    err = reply.get("error")
+    if not err:
+        return None
+    lines = re.findall(rf'File "{re.escape(SETUP_LABEL)}", line (\d+)', err.get("traceback", ""))
+    if lines:
+        where = f"{display_name(setup.file)}:{setup.file_line(int(lines[-1]))}"
+    return (f"the pack's setup ({where}) raised {err.get('name')}: {err.get('message')} "
+            "(the `setup:` code in pack.yaml runs before every lesson of the pack)")
+
+
 VERDICT_CHARS, VERDICT_LINES = 1_000, 12  # of the live value a verdict quotes
 MESSAGE_CHARS = 300  # of a verdict's message and of each of its details
 
 
 def judge_prompt(outcome: StepOutcome, prompt: Prompt, text: str) -> Verdict:
     """Judge a learner's `text` for `prompt` against the step's live value (what the
-    verdict quotes of the live value is cut to a size a screen can show)."""
+    verdict quotes of the live value is cut to a size a screen can show).
+
+    For an `exception` prompt with `match:`, the verdict's details end with the
+    part of the message the prompt is about (or a note that this torch raised
+    another one), so every front end shows it after the verdict."""
     live = outcome.live(prompt) or {"type": "none"}
     verdict = judge(prompt.spec, text, live)
+    note = match_note(prompt, live) if verdict.status is not Status.INVALID else None
+    details = (*verdict.details[:8], *([note] if note else []))
     return replace(verdict, expected=shorten(verdict.expected, VERDICT_CHARS, VERDICT_LINES),
                    message=shorten(verdict.message, MESSAGE_CHARS, 3),
-                   details=tuple(shorten(d, MESSAGE_CHARS, 3) for d in verdict.details[:8]))
+                   details=tuple(shorten(d, MESSAGE_CHARS, 3) for d in details))
 
 
 def shown_live(live: dict[str, Any] | None, kind: str) -> str:
     """A live value as a learner reads it: the judge's notation, cut to a size a screen
     (or a `check` report) can show."""
     return shorten(display(live or {"type": "none"}, kind))
+
+
+def match_problem(prompt: Prompt, live: dict[str, Any] | None) -> str | None:
+    """Why the live value breaks the prompt's `match:` (an exception prompt pinned to
+    its message), or None: no exception, or one whose message the pattern is not in."""
+    if prompt.match is None or live is None:
+        return None
+    if live.get("type") != "exception":
+        return (f"`match: {prompt.match}` expects an exception, and the code raised none "
+                "(kind exception: did the code change?)")
+    message = str(live.get("message", ""))
+    try:
+        found = re.search(prompt.match, message)
+    except re.error as exc:
+        return f"`match: {prompt.match}` is not a valid regular expression: {exc}"
+    if found is None:
+        return (f"the code raised {live.get('name')} with another message: "
+                f"{short(message, 300)!r} does not match `match: {prompt.match}` (is it still "
+                "the error the lesson is about? fix the code, or the pattern)")
+    return None
+
+
+def match_note(prompt: Prompt, live: dict[str, Any]) -> str | None:
+    """For the learner, after the verdict: which error the question is about (the part
+    of the message its `match:` found), or a note that this torch raised another one."""
+    if prompt.match is None or live.get("type") != "exception":
+        return None
+    message = str(live.get("message", ""))
+    try:
+        found = re.search(prompt.match, message)
+    except re.error:
+        return None
+    if found is not None:
+        pinned = found.group(0).strip() or message
+        return f"This is the error the question is about: its message says “{short(pinned, 200)}”."
+    return ("Note: your torch raised this error with another message than the one this "
+            "question was written for, so the explanation may be about a different error.")
 
 
 # ---------------------------------------------------------------------- check
@@ -183,7 +271,7 @@ def shown_live(live: dict[str, Any] | None, kind: str) -> str:
 class PromptCheck:
     lesson: str
     file: str
-    step: int
+    step: int  # 0-based indexes (the JSON record and the text number them from 1)
     prompt: int
     line: int
     passed: bool
@@ -203,8 +291,8 @@ class PromptCheck:
             "type": "prompt",
             "lesson": self.lesson,
             "file": self.file,
-            "step": self.step,
-            "prompt": self.prompt,
+            "step": self.step + 1,  # numbered from 1, as everywhere tutor shows them
+            "prompt": self.prompt + 1,
             "line": self.line,
             "passed": self.passed,
             "verdict": self.verdict,
@@ -236,7 +324,7 @@ class LessonCheck:
 
 def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> PromptCheck:
     live = outcome.live(prompt)
-    base = dict(
+    base: dict[str, Any] = dict(
         lesson=lesson.id,
         file=str(lesson.file),
         step=outcome.step.index,
@@ -245,7 +333,8 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
         ask=prompt.ask,
         live=live,
     )
-    problem = outcome.lesson_problem(prompt)
+    # a broken lesson; or the code raised, but not the error the prompt is pinned to
+    problem = outcome.lesson_problem(prompt) or match_problem(prompt, live)
     shown = live is not None and not outcome.failure and not outcome.unexpected_error
     expected = shown_live(live, prompt.kind) if shown else None
     if problem:
@@ -345,7 +434,7 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                     result.status = "error"
                     err = outcome.error or {}
                     result.reason = shorten(outcome.failure or (
-                        f"step {step.index} raised {err.get('name')}: {err.get('message')}"
+                        f"step {step.index + 1} raised {err.get('name')}: {err.get('message')}"
                     ))
                     result.line = step.pos.line
                     break

@@ -3,8 +3,8 @@
 Each kind is one `Kind` record (tutor/judge/registry.py): its description, the
 answer entry's label and examples, how an answer is read and compared, how the
 live value is shown.  The lesson loader uses `KINDS` (name -> description) and
-`OUTCOME_KINDS`; the UI reads `REGISTRY[name].label`, `.examples`, `.entry` and
-`.note`, and `tutor.judge.entry_examples(spec, live)` for examples safe to show.
+`OUTCOME_KINDS`; the learner's flow (tutor/flow.py) reads `REGISTRY[name].label`
+and `tutor.judge.entry_examples(spec, live, n, seed)` for examples safe to show.
 """
 
 from __future__ import annotations

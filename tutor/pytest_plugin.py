@@ -4,12 +4,15 @@ Registered through the `pytest11` entry point, so any project with tutor install
 can run its lesson packs in CI with the pytest options it already uses (`-k`, `-x`,
 `--lf`, `--junitxml`, `-n` from pytest-xdist).
 
-* A YAML file is collected when it looks like a lesson: a top-level `id:` and a
-  top-level `steps:` key, or `title:` and `topic:` (so a misspelled `steps:` fails
-  instead of vanishing; `pack.yaml` never is).  A file that looks like a lesson
-  but does not load becomes one failing item with the loader's
-  `file:line:col: key.path: message` problems.
-* Each prompt is one item, named `step<S>-prompt<P>` (0-based, as in `tutor check`);
+* A file is collected when it is a lesson file by the one rule `tutor lint` and
+  `tutor check` use (`tutor.lesson.files`): `.yaml`/`.yml`, not `pack.yaml`, with at
+  least two of the top-level keys `id:`, `title:`, `topic:`, `steps:` (so a
+  misspelled key fails instead of vanishing).  Which directories pytest enters is
+  its own `norecursedirs`, whose default skips build/, dist/, hidden directories and
+  virtual environments, as tutor does.  A lesson file that does not load becomes one
+  failing item with the loader's `file:line:col: key.path: message` problems.
+* Each prompt is one item, named `step<S>-prompt<P>` (numbered from 1, as in
+  `tutor check` and the app);
   its ask is a keyword too, so `-k grad` selects prompts whose question mentions
   grad.  A lesson without prompts is one item, `run`, that passes if every step runs.
 * One kernel per pytest process, started lazily (in the background as soon as
@@ -24,7 +27,6 @@ use, inside the kernel process for torch).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,17 +35,12 @@ import pytest
 from tutor.safetext import sanitize
 
 if TYPE_CHECKING:  # pragma: no cover
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+
     from tutor.engine import LessonCheck, PromptCheck
     from tutor.kernel import Kernel
     from tutor.lesson.model import Lesson
 
-SUFFIXES = (".yaml", ".yml")
-SNIFF_BYTES = 512 * 1024
-_ID = re.compile(r"^id\s*:", re.MULTILINE)
-_STEPS = re.compile(r"^steps\s*:", re.MULTILINE)
-# a lesson whose `steps:` is misspelled or mis-indented must fail, not vanish from CI
-_TITLE = re.compile(r"^title\s*:", re.MULTILINE)
-_TOPIC = re.compile(r"^topic\s*:", re.MULTILINE)
 
 _kernel_key = pytest.StashKey["Kernel | None"]()
 _borrowed_key = pytest.StashKey[bool]()
@@ -54,21 +51,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--tutor-timeout", type=float, default=None, metavar="SECONDS",
                     help="time allowed per lesson step (default: the lesson's, else 10)")
     parser.addini("tutor_collect", type="bool", default=True,
-                  help="collect tutor lesson files (*.yaml with top-level id and steps)")
+                  help="collect tutor lesson files (*.yaml with two of the top-level keys "
+                  "id, title, topic, steps)")
+
+
+YAML_SUFFIXES = (".yaml", ".yml")  # (tutor.lesson.files.SUFFIXES, without importing it)
 
 
 def looks_like_lesson(path: Path) -> bool:
-    """A cheap test, without parsing: a YAML file with top-level `id:` and `steps:` keys
-    (or `title:` and `topic:`)."""
-    if path.suffix not in SUFFIXES or path.name == "pack.yaml" or not path.is_file():
-        return False  # (a FIFO or a device named *.yaml is never read: it may not end)
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(SNIFF_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return bool(_ID.search(head) and (_STEPS.search(head)
-                                      or (_TITLE.search(head) and _TOPIC.search(head))))
+    """Is `path` a lesson file?  The rule `tutor lint` and `tutor check` use (cheap:
+    a look at the text's top-level keys, no parsing)."""
+    if path.suffix not in YAML_SUFFIXES or not path.is_file():
+        return False  # every other file pytest sees: no import; a FIFO is never read
+    from tutor.lesson.files import is_lesson_file
+
+    return is_lesson_file(path)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -157,7 +154,8 @@ class LessonFile(pytest.File):
             return
         for step in self.lesson.steps:
             for prompt in step.prompts:
-                item = PromptItem.from_parent(self, name=f"step{step.index}-prompt{prompt.index}",
+                name = f"step{step.index + 1}-prompt{prompt.index + 1}"
+                item = PromptItem.from_parent(self, name=name,
                                               step_index=step.index, prompt_index=prompt.index)
                 item.extra_keyword_matches.add(prompt.ask)
                 yield item
@@ -184,7 +182,8 @@ class LoadErrorItem(pytest.Item):
     def runtest(self) -> None:
         raise LessonLoadError(self.problems)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, LessonLoadError):
             return sanitize(f"the lesson file does not load:\n{self.problems}")
         return super().repr_failure(excinfo, style)
@@ -232,15 +231,16 @@ class PromptItem(pytest.Item):
             from tutor.lesson.loader import display_name
 
             lines = [f"{display_name(Path(mine.file))}:{mine.line}: {mine.lesson} step "
-                     f"{mine.step} prompt "
-                     f"{mine.prompt}: {mine.ask.strip()}",
+                     f"{mine.step + 1} prompt "
+                     f"{mine.prompt + 1}: {mine.ask.strip()}",
                      f"  answer: {mine.answer if mine.answer is not None else '(none)'}"]
             if mine.expected is not None:
                 lines.append(f"  live:   {mine.expected}")
             lines.append(f"  {mine.message}")
             raise PromptFailed("\n".join(lines))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PromptFailed):
             return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)
@@ -269,7 +269,8 @@ class RunItem(pytest.Item):
             raise PromptFailed(f"{display_name(Path(check.file))}:{check.line}: "
                                f"{check.lesson}: {check.reason}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # noqa: ANN001
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PromptFailed):
             return sanitize(excinfo.value.text)
         return super().repr_failure(excinfo, style)

@@ -103,3 +103,119 @@ async def test_dev_starts_on_a_broken_file_and_recovers(kernel, tmp_path: Path):
         assert app.screen.lesson.title == "Now it loads"
         screen = app.screen
         await wait_for(pilot, lambda: screen.mode == "asking", "the preview's step to run")
+
+
+TWO_QUESTIONS = """\
+id: dev/place
+title: {title}
+topic: t
+steps:
+  - code: x = 2
+    predict:
+      - ask: x?
+        kind: number
+        expect: x
+        answer: "2"
+        hint: h
+        explain: e
+      - ask: x + 1?
+        kind: number
+        expect: x + 1
+        answer: "3"
+        hint: h
+        explain: e
+  - code: y = x * 3
+    predict:
+      - ask: y?
+        kind: number
+        expect: y
+        answer: "6"
+        hint: h
+        explain: e
+"""
+
+
+async def answer(pilot, screen, text: str) -> None:  # noqa: ANN001
+    """Type an answer, see the verdict, go on (as a person does, with keys)."""
+    await wait_for(pilot, lambda: screen.mode == "asking", "the question")
+    await pilot.press(*text, "enter")
+    await wait_for(pilot, lambda: screen.mode == "judged", "the verdict")
+    await pilot.press("n")
+
+
+async def test_dev_keeps_the_place_across_reloads_and_load_errors(kernel, tmp_path: Path):
+    from tutor.ui.dev import DevApp, LoadErrorScreen
+    from tutor.ui.screens.lesson import LessonScreen
+
+    path = tmp_path / "place.yaml"
+    path.write_text(TWO_QUESTIONS.format(title="First"), encoding="utf-8")
+    app = DevApp(path, kernel=kernel, store=ProgressStore(tmp_path / "home"), poll=0.05)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
+        screen = app.screen
+        await answer(pilot, screen, "2")
+        await wait_for(pilot, lambda: screen.flow.position == (0, 1), "the second question")
+
+        save(path, TWO_QUESTIONS.format(title="Second"))
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.title == "Second", "the reload")
+        assert app.screen.flow.position == (0, 1)  # the same question, not the first
+        screen = app.screen
+        await answer(pilot, screen, "3")
+        await wait_for(pilot, lambda: screen.flow.position == (1, 0), "step 2")
+
+        save(path, TWO_QUESTIONS.format(title="Broken").replace("kind: number", "kind: nmbr"))
+        await wait_for(pilot, lambda: isinstance(app.screen, LoadErrorScreen), "the error")
+        save(path, TWO_QUESTIONS.format(title="Fixed"))
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.title == "Fixed", "the fixed lesson")
+        assert app.screen.flow.position == (1, 0)  # still step 2, after the load error
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", "step 2 to run again")
+
+        # a lesson that lost questions keeps as much of the place as it can
+        save(path, TWO_QUESTIONS.format(title="Shorter").split("  - code: y")[0])
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.title == "Shorter", "the shorter lesson")
+        assert app.screen.flow.position == (0, 0)
+
+
+async def test_dev_lists_lint_problems_above_the_lesson(kernel, tmp_path: Path):
+    from textual.widgets import Static
+
+    from tutor.ui.dev import DevApp
+    from tutor.ui.screens.lesson import LessonScreen
+
+    path = tmp_path / "lint.yaml"
+    path.write_text(TWO_QUESTIONS.format(title="Clean"), encoding="utf-8")
+    app = DevApp(path, kernel=kernel, store=ProgressStore(tmp_path / "home"), poll=0.05)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
+        assert not app.screen.query("#lint-problems")  # nothing to say
+        save(path, TWO_QUESTIONS.format(title="Warned").replace("        hint: h\n", "", 1)
+             .replace('answer: "6"', "answer: banana"))
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.title == "Warned", "the reload")
+        text = str(app.screen.query_one("#lint-problems", Static).render())
+        assert text.startswith("tutor lint: 1 error, 1 warning")
+        assert "lint.yaml:7:9: warning: steps[0].predict[0]: no `hint:`" in text
+        assert "steps[1].predict[0].answer: the judge cannot read 'banana'" in text
+        await wait_for(pilot, lambda: app.screen.mode == "asking", "the lesson to run")
+
+
+async def test_dev_reloads_when_the_packs_setup_changes(kernel, tmp_path: Path):
+    from tutor.ui.dev import DevApp
+    from tutor.ui.screens.lesson import LessonScreen
+
+    (tmp_path / "pack.yaml").write_text("title: P\nsetup: |\n  base = 1\n", encoding="utf-8")
+    path = tmp_path / "setup.yaml"
+    path.write_text(TWO_QUESTIONS.format(title="T").replace("x = 2", "x = base + 1"),
+                    encoding="utf-8")
+    app = DevApp(path, kernel=kernel, store=ProgressStore(tmp_path / "home"), poll=0.05)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
+        assert app.screen.lesson.setup.code == "base = 1\n"
+        save(tmp_path / "pack.yaml", "title: P\nsetup: |\n  base = 5\n")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.setup.code == "base = 5\n", "the new setup")
+        assert app.reloads == 1

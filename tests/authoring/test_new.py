@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tutor.authoring.lint import lint_paths
-from tutor.authoring.schema import PACKAGED
+from tutor.authoring.schema import PACKAGED, PACKAGED_PACK
 from tutor.cli import main
 from tutor.lesson import load_catalog, load_lesson
 
@@ -22,7 +22,14 @@ def test_new_writes_a_skeleton_that_loads_and_lints_with_only_the_record_hint(
     lesson_file = pack / "leaf-grad.yaml"
     assert f"wrote {lesson_file}" in out and "tutor record" in out
     text = lesson_file.read_text(encoding="utf-8")
-    assert text.splitlines()[0] == f"# yaml-language-server: $schema={PACKAGED.as_uri()}"
+    # a relative modeline to the pack's own copy of the schema: it works wherever the
+    # pack is checked out, not only where tutor was installed
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=.schema/lesson.schema.json"
+    assert (pack / ".schema" / "lesson.schema.json").read_text() == PACKAGED.read_text()
+    assert (pack / ".schema" / "pack.schema.json").read_text() == PACKAGED_PACK.read_text()
+    assert f"wrote {pack / '.schema' / 'lesson.schema.json'}" in out
+    manifest = (pack / "pack.yaml").read_text(encoding="utf-8")
+    assert manifest.startswith("# yaml-language-server: $schema=.schema/pack.schema.json\n")
     assert text.count("#") > 10  # commented for the author
     lesson = load_lesson(lesson_file)
     assert lesson.id == "autograd/leaf-grad" and lesson.title == "Leaf grad"
@@ -45,10 +52,14 @@ def test_new_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert (tmp_path / "b.yaml").read_text(encoding="utf-8") == "mine"
 
 
-def test_new_keeps_an_existing_pack_manifest(tmp_path: Path):
+def test_new_keeps_an_existing_pack_manifest_and_schema_copy(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture):
     (tmp_path / "pack.yaml").write_text("title: Mine\n", encoding="utf-8")
     assert main(["new", "x", "--pack", str(tmp_path)]) == 0
     assert (tmp_path / "pack.yaml").read_text(encoding="utf-8") == "title: Mine\n"
+    capsys.readouterr()
+    assert main(["new", "y", "--pack", str(tmp_path)]) == 0
+    assert ".schema" not in capsys.readouterr().out  # up to date: not written again
 
 
 def test_new_rejects_a_bad_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

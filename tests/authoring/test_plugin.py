@@ -52,15 +52,15 @@ def test_items_failures_junitxml_and_last_failed(run, lessons: pytest.Pytester):
     result = run("-v", f"--junitxml={xml}", "-o", "junit_family=xunit1")
     result.assert_outcomes(passed=3, failed=2)
     out = result.stdout.str()
-    for line in ("broken.yaml::load FAILED", "drift.yaml::step0-prompt0 FAILED",
-                 "drift.yaml::step0-prompt1 PASSED", "good.yaml::step0-prompt0 PASSED",
-                 "good.yaml::step0-prompt1 PASSED"):
+    for line in ("broken.yaml::load FAILED", "drift.yaml::step1-prompt1 FAILED",
+                 "drift.yaml::step1-prompt2 PASSED", "good.yaml::step1-prompt1 PASSED",
+                 "good.yaml::step1-prompt2 PASSED"):
         assert line in out
     # the failure points at the prompt's YAML line, with the answer and the live value
     assert ("the lesson file does not load:\nbroken.yaml:8:15: steps[0].predict[0].kind: "
             "unknown value 'numbr' (did you mean 'number'?)") in out
     result.stdout.fnmatch_lines([
-        "drift.yaml:9: plugin/drift step 0 prompt 0: What is `w.grad`?",
+        "drift.yaml:9: plugin/drift step 1 prompt 1: What is `w.grad`?",
         "  answer: 11",
         "  live:   10.0",
         "  the reference answer is judged incorrect*",
@@ -70,7 +70,7 @@ def test_items_failures_junitxml_and_last_failed(run, lessons: pytest.Pytester):
     cases = list(ET.parse(xml).getroot().iter("testcase"))
     assert len(cases) == 5
     drift = next(c for c in cases
-                 if "drift" in (c.get("classname") or "") and c.get("name") == "step0-prompt0")
+                 if "drift" in (c.get("classname") or "") and c.get("name") == "step1-prompt1")
     assert drift.get("file") == "drift.yaml" and drift.get("line") == "8"  # 0-based: line 9
     failure = drift.find("failure")
     assert failure is not None and "drift.yaml:9:" in (failure.text or "")
@@ -82,11 +82,11 @@ def test_items_failures_junitxml_and_last_failed(run, lessons: pytest.Pytester):
 
 
 def test_k_selects_by_name_and_by_the_question(run):
-    # "leaf" is only in a question; step0-prompt1 is a name in both lesson files
-    result = run("-k", "leaf or (step0-prompt1 and good)", "-v")
+    # "leaf" is only in a question; step1-prompt2 is a name in both lesson files
+    result = run("-k", "leaf or (step1-prompt2 and good)", "-v")
     result.assert_outcomes(passed=2)
-    assert "drift.yaml::step0-prompt1 PASSED" in result.stdout.str()
-    assert "good.yaml::step0-prompt1 PASSED" in result.stdout.str()
+    assert "drift.yaml::step1-prompt2 PASSED" in result.stdout.str()
+    assert "good.yaml::step1-prompt2 PASSED" in result.stdout.str()
 
 
 def test_x_stops_at_the_first_failure(run):
@@ -97,7 +97,7 @@ def test_x_stops_at_the_first_failure(run):
 def test_xdist_runs_lessons_in_two_workers(lessons: pytest.Pytester):
     result = lessons.runpytest_subprocess("-n", "2", *QUIET, timeout=180)
     result.assert_outcomes(passed=3, failed=2)
-    result.stdout.fnmatch_lines(["*drift.yaml:9: plugin/drift step 0 prompt 0*"])
+    result.stdout.fnmatch_lines(["*drift.yaml:9: plugin/drift step 1 prompt 1*"])
 
 
 def test_collection_can_be_switched_off(lessons: pytest.Pytester):
@@ -118,7 +118,7 @@ def test_a_skipped_lesson_is_skipped_and_a_lesson_without_prompts_still_runs(
         "  - code: raise ValueError('boom')\n")
     result = run("-rs")
     result.assert_outcomes(skipped=1, failed=1)
-    result.stdout.fnmatch_lines(["noprompt.yaml:6: plugin/noprompt: step 1 raised ValueError: boom",
+    result.stdout.fnmatch_lines(["noprompt.yaml:6: plugin/noprompt: step 2 raised ValueError: boom",
                                  "SKIPPED [[]1] future.yaml:8: plugin/future: needs torch >=99*"])
 
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.kernel
 
 def test_record_fills_and_fixes_answers_byte_for_byte(kernel, copy_data):
     path = copy_data("record/layout.yaml")
-    result = record_file(kernel, path)
+    result = record_file(kernel, path, fix=True)
     assert result.problems == [] and result.written
     assert [(c.step, c.prompt, c.old) for c in result.changes] == [
         (0, 0, None), (0, 1, "7"), (0, 2, None), (0, 3, None), (1, 0, "wrong\ntext\n"),
@@ -34,6 +34,38 @@ def test_record_fills_and_fixes_answers_byte_for_byte(kernel, copy_data):
     again = record_file(kernel, path)
     assert again.changes == [] and not again.written
     assert path.read_bytes() == RECORDED.read_bytes()
+
+
+def test_a_wrong_answer_is_a_problem_not_an_overwrite_unless_fix(kernel, copy_data):
+    """The author wrote an answer and it fails: maybe the code is what is wrong, so
+    record fills only the missing answers and reports the failing ones."""
+    path = copy_data("record/layout.yaml")
+    result = record_file(kernel, path)
+    assert [(c.step, c.prompt, c.old) for c in result.changes] == [
+        (0, 0, None), (0, 2, None), (0, 3, None), (1, 1, None)]
+    assert result.written
+    refused = {(p.path, p.line) for p in result.problems}
+    assert refused == {("steps[0].predict[1].answer", 23), ("steps[1].predict[0].answer", 38),
+                       ("steps[1].predict[2].answer", 50)}, result.problems
+    first = min(result.problems, key=lambda p: p.line)
+    assert first.message.startswith("the answer '7' is judged wrong: the live value is '9.0'")
+    assert f"`tutor record --fix {result.file}`" in first.message
+    text = path.read_text(encoding="utf-8")
+    assert 'answer: "7"' in text and "answer: 'xyz'" in text  # left as the author wrote them
+    # with --fix they are replaced, and reported as such
+    proc = subprocess.run([sys.executable, "-m", "tutor", "record", "--fix", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "steps[0].predict[1].answer: 9.0  (was 7, judged wrong)" in proc.stdout
+    assert path.read_bytes() == RECORDED.read_bytes()
+
+
+def test_record_cli_exits_1_on_a_wrong_answer(copy_data):
+    path = copy_data("record/layout.yaml")
+    proc = subprocess.run([sys.executable, "-m", "tutor", "record", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "3 problems" in proc.stderr and "is judged wrong" in proc.stdout
 
 
 def test_golden_file_differs_only_on_answer_lines():
@@ -60,6 +92,19 @@ def test_check_reports_drift_without_writing(kernel, copy_data):
     result = record_file(kernel, path, check=True)
     assert len(result.changes) == 7 and not result.written
     assert path.read_bytes() == LAYOUT.read_bytes()
+
+
+def test_an_exception_whose_message_no_longer_matches_is_not_recorded(kernel, tmp_path: Path):
+    path = tmp_path / "m.yaml"
+    text = HEAD.replace("x = 1", "x = int('a')") + (
+        "      - ask: a\n        kind: exception\n        match: division by zero\n")
+    path.write_text(text, encoding="utf-8")
+    result = record_file(kernel, path)
+    assert not result.written and path.read_text(encoding="utf-8") == text
+    [problem] = result.problems
+    assert problem.path == "steps[0].predict[0]" and problem.line == 7
+    assert "raised ValueError with another message" in problem.message
+    assert "does not match `match: division by zero`" in problem.message
 
 
 def test_force_rewrites_correct_answers_in_canonical_notation(kernel, copy_data):

@@ -74,5 +74,5 @@ def test_check_repeat_option(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path.write_text(LESSON.replace("{s}", "tensor([0.0043, 0.1056])"), encoding="utf-8")
     assert main(["check", "--repeat", "2", "-j", "1", str(path)]) == 1
     out = capsys.readouterr().out
-    assert f"{path}:11: t/random step 0 prompt 0: r?" in out
+    assert f"{path}:11: t/random step 1 prompt 1: r?" in out
     assert "the live value changes between runs" in out

@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
-from tutor.authoring.schema import PACKAGED, lesson_schema, modeline, schema_text
+from tutor.authoring.lint import lint_paths
+from tutor.authoring.schema import (
+    PACKAGED,
+    PACKAGED_PACK,
+    lesson_schema,
+    modeline,
+    pack_schema,
+    schema_text,
+)
 from tutor.cli import main
 from tutor.lesson.catalog import lesson_files
+from tutor.lesson.files import manifests
 
 from .conftest import LESSONS, ROOT
 
@@ -20,10 +33,73 @@ def test_packaged_schema_equals_the_generator_output():
     assert PACKAGED.read_text(encoding="utf-8") == schema_text(), (
         "tutor/lesson/lesson.schema.json is stale: regenerate it with "
         "`tutor schema --output tutor/lesson/lesson.schema.json`")
+    assert PACKAGED_PACK.read_text(encoding="utf-8") == schema_text(pack=True), (
+        "tutor/lesson/pack.schema.json is stale: regenerate it with "
+        "`tutor schema --pack --output tutor/lesson/pack.schema.json`")
 
 
 def test_schema_is_valid_draft7():
     jsonschema.Draft7Validator.check_schema(lesson_schema())
+    jsonschema.Draft7Validator.check_schema(pack_schema())
+
+
+def test_the_schema_text_is_the_same_in_every_process():
+    """(Sets have no order: a rule built from one once made the schema vary per run.)"""
+    texts = {subprocess.run([sys.executable, "-m", "tutor", "schema"], capture_output=True,
+                            text=True, timeout=60, env={**os.environ, "PYTHONHASHSEED": seed}
+                            ).stdout for seed in ("1", "2", "3")}
+    assert texts == {schema_text()}
+
+
+@pytest.mark.parametrize("path", manifests(LESSONS), ids=lambda p: p.parent.name)
+def test_every_bundled_pack_yaml_validates_against_the_pack_schema(path: Path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    errors = list(jsonschema.Draft7Validator(pack_schema()).iter_errors(data))
+    assert not errors, [e.message for e in errors]
+
+
+PROMPT = {"ask": "?", "kind": "number", "expect": "x", "answer": "1"}
+
+
+@pytest.mark.parametrize(("change", "loader_says"), [
+    ({"kind": "choice"}, "kind choice needs `choices:`"),
+    ({"choices": ["a", "b"]}, "`choices` is only for kind choice"),
+    ({"kind": "same_storage", "answer": "yes"}, "needs `expect: [a, b]`"),
+    ({"kind": "same_storage", "expect": ["a"], "answer": "yes"}, "for same_storage a list of two"),
+    ({"expect": ["a", "b"]}, "a list of two expressions is only for kind same_storage"),
+    ({"expect": None}, "kind 'number' needs an `expect` expression"),
+    ({"match": "boom"}, "`match` is only for kind exception"),
+])
+def test_schema_states_the_cross_field_rules_lint_enforces(tmp_path: Path, change: dict,
+                                                           loader_says: str):
+    from tutor.lesson import LessonError, load_lesson
+
+    prompt = {k: v for k, v in {**PROMPT, **change}.items() if v is not None}
+    data = {"id": "a/b", "title": "t", "topic": "t",
+            "steps": [{"code": "x = a = b = torch.ones(1)", "predict": [prompt]}]}
+    errors = list(jsonschema.Draft7Validator(lesson_schema()).iter_errors(data))
+    assert errors, f"the schema accepts {prompt}"
+    path = tmp_path / "l.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(LessonError, match=re.escape(loader_says)):
+        load_lesson(path)
+    # and the prompt without the change is valid for both
+    good = {**data, "steps": [{"code": "x = 1", "predict": [PROMPT]}]}
+    assert not list(jsonschema.Draft7Validator(lesson_schema()).iter_errors(good))
+
+
+def test_exception_prompts_may_have_match_and_no_expect():
+    prompt = {"ask": "?", "kind": "exception", "match": "boom", "answer": "ValueError"}
+    data = {"id": "a/b", "title": "t", "topic": "t",
+            "steps": [{"code": "raise ValueError('boom')", "predict": [prompt]}]}
+    assert not list(jsonschema.Draft7Validator(lesson_schema()).iter_errors(data))
+
+
+def test_pack_schema_rejects_what_the_loader_rejects():
+    v = jsonschema.Draft7Validator(pack_schema())
+    assert not list(v.iter_errors({"title": "T", "setup": "import torch", "order": 1}))
+    assert list(v.iter_errors({"titel": "T"}))
+    assert list(v.iter_errors({"title": "T", "order": "first"}))
 
 
 @pytest.mark.parametrize("path", lesson_files(LESSONS), ids=lambda p: str(p.relative_to(LESSONS)))
@@ -52,6 +128,10 @@ def test_schema_command_prints_and_writes(tmp_path: Path, capsys: pytest.Capture
     assert out.read_text(encoding="utf-8") == schema_text()
     assert main(["schema", "--path"]) == 0
     assert Path(capsys.readouterr().out.strip()) == PACKAGED
+    assert main(["schema", "--pack"]) == 0
+    assert json.loads(capsys.readouterr().out) == pack_schema()
+    assert main(["schema", "--pack", "--path"]) == 0
+    assert Path(capsys.readouterr().out.strip()) == PACKAGED_PACK
 
 
 def test_sample_modelines_point_at_the_packaged_schema():
@@ -62,11 +142,30 @@ def test_sample_modelines_point_at_the_packaged_schema():
             assert (path.parent / target).resolve() == PACKAGED, path
 
 
-def test_modeline_is_relative_inside_the_repo_and_a_file_url_outside(tmp_path: Path):
+def test_modeline_is_relative_everywhere(tmp_path: Path):
+    """Inside tutor's tree, to the packaged schema; elsewhere, to the pack's own copy:
+    never an absolute path that exists only on the author's machine."""
     assert modeline(ROOT / "lessons" / "mine" / "x.yaml") == (
         "# yaml-language-server: $schema=../../tutor/lesson/lesson.schema.json")
     assert modeline(tmp_path / "x.yaml") == (
-        "# yaml-language-server: $schema=" + PACKAGED.as_uri())
+        "# yaml-language-server: $schema=.schema/lesson.schema.json")
+    assert modeline(tmp_path / "deeper" / "x.yaml", tmp_path) == (
+        "# yaml-language-server: $schema=../.schema/lesson.schema.json")
+    assert modeline(tmp_path / "pack.yaml", pack=True) == (
+        "# yaml-language-server: $schema=.schema/pack.schema.json")
+
+
+def test_lint_warns_about_a_stale_or_missing_schema_copy(tmp_path: Path):
+    assert main(["new", "a/b", "--pack", str(tmp_path)]) == 0
+    assert not [p for p in lint_paths([tmp_path]).warnings if "schema" in p.message]
+    copy = tmp_path / ".schema" / "lesson.schema.json"
+    copy.write_text("{}", encoding="utf-8")
+    [warning] = [p for p in lint_paths([tmp_path]).warnings if "schema" in p.message]
+    assert (warning.file.endswith("b.yaml"), warning.line) == (True, 1)
+    assert f"refresh it with `tutor schema --output {copy}`" in warning.message
+    copy.unlink()
+    [warning] = [p for p in lint_paths([tmp_path]).warnings if "schema" in p.message]
+    assert "does not exist" in warning.message
 
 
 @pytest.mark.parametrize("line", ["title: 5", "title: yes", "topic: 1.5", "id: a/5",

@@ -242,6 +242,6 @@ def test_the_pytest_plugin_fails_a_prompt_when_one_variant_fails(pytester: pytes
                                 plugins=[Borrow()])
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
-    assert "good.yaml::step0-prompt0 PASSED" in out
-    assert "bad-answer.yaml::step0-prompt0 FAILED" in out
+    assert "good.yaml::step1-prompt1 PASSED" in out
+    assert "bad-answer.yaml::step1-prompt1 FAILED" in out
     assert "with x = 5.0, k = 2: the reference answer is judged incorrect" in out

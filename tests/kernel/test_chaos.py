@@ -215,13 +215,13 @@ def test_chaos_check_j2(tmp_path: Path) -> None:
              if line.startswith("chaos/") and " ...." in line}
     for lesson_id, name in zip(ids, chosen, strict=True):
         if name in HOSTILE_GOOD:
-            assert " ok (1 prompts" in lines.get(lesson_id, ""), (lesson_id, where)
+            assert " ok (1 prompt," in lines.get(lesson_id, ""), (lesson_id, where)
         elif name in BAD:
             status = lines.get(lesson_id, "")
             assert " ERROR " in status or " FAILED " in status, (lesson_id, where)
             detail = "\n".join(line for line in out.splitlines() if f": {lesson_id}" in line
                                and not line.startswith("chaos/"))
-            detail += "\n".join(out.split(f": {lesson_id} step 0 prompt 0:")[1:2])[:2000]
+            detail += "\n".join(out.split(f": {lesson_id} step 1 prompt 1:")[1:2])[:2000]
             assert re.search(BAD[name].cause, detail), (lesson_id, BAD[name].cause, where)
         else:
             file = f"{Path(lesson_id).name}.yaml"

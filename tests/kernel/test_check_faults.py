@@ -70,7 +70,7 @@ def test_check_survives_every_fault_and_keeps_results_isolated(tmp_path: Path) -
     assert [line.split()[0] for line in lines] == order  # in catalog order
     for line in lines:
         if line.startswith("good/"):
-            assert " ok (1 prompts" in line, out  # not hurt by its neighbours
+            assert " ok (1 prompt," in line, out  # not hurt by its neighbours
         else:
             assert " ERROR " in line, out
     for bad, (_, reason) in BAD.items():

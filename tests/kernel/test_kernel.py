@@ -74,7 +74,7 @@ def test_exceptions_come_back_as_observations(kernel: Kernel) -> None:
                                     {"kind": "number", "expect": "a.grad.item()"}])
     error = reply["error"]
     assert error["name"] == "RuntimeError" and "leaf Variable" in error["message"]
-    assert "Exception" in error["mro"] and "<lesson step 0>" in error["traceback"]
+    assert "Exception" in error["mro"] and "<lesson step 1>" in error["traceback"]
     assert reply["observations"][0]["name"] == "RuntimeError"
     assert reply["observations"][1]["name"] == "AttributeError"  # None.item()
 
@@ -194,7 +194,7 @@ def test_a_kernel_that_keeps_dying_is_declared_dead() -> None:
 def test_tracebacks_quote_lesson_code_and_hide_the_kernels_frames(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         step = s.run_step("a = torch.ones(2, requires_grad=True)\na[0] = 3")["error"]
-        assert 'File "<lesson step 0>", line 2' in step["traceback"]
+        assert 'File "<lesson step 1>", line 2' in step["traceback"]
         assert "    a[0] = 3" in step["traceback"]
         repl = s.repl("y = 1 / 0")["error"]["traceback"]
         assert "    y = 1 / 0" in repl and "tutor" not in repl

@@ -77,7 +77,7 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     [
         (("level: 1", "level: 7"), "level: must be between 1 and 3, got 7"),
         (("id: demo/one", "id: Demo One"), "id: 'Demo One' is not valid"),
-        (("x = torch", "x = = torch"), "steps[0].code: Python syntax error at line 1"),
+        (("x = torch", "x = = torch"), "6:11: steps[0].code: Python syntax error: invalid syntax"),
         (("kind: number", "kind: choice"), "kind choice needs `choices:`"),
         (("        expect: x\n", ""), "kind 'number' needs an `expect` expression"),
         (("kind: number", "kind: same_storage"), "needs `expect: [a, b]`"),
@@ -178,3 +178,72 @@ def test_an_invalid_requires_specifier_is_an_error_not_a_skip(tmp_path: Path, sp
 def test_a_misspelled_expect_is_reported_once(tmp_path: Path) -> None:
     msgs = problems(write(tmp_path, GOOD.replace("expect: x", "expcet: x")))
     assert len(msgs) == 1 and "unknown key 'expcet' (did you mean 'expect'?)" in msgs[0]
+
+
+RETYPED = """\
+id: demo/retyped
+title: Retyped
+topic: t
+steps:
+  - code: |
+      x = torch.ones(4, 1)
+
+      if x.sum() > 0
+          y = 1
+    predict:
+      - ask: shape?
+        kind: shape
+        expect: x.shape
+        answer: [4, 1]
+        wrong: [(1, 4), (4, 1, 0)]
+      - ask: printed?
+        kind: stdout
+        answer:
+          - a
+          - b
+      - ask: keys?
+        kind: set
+        expect: "{'a': 1}"
+        answer: {a: 1}
+"""
+
+
+def test_yaml_retyping_is_explained_with_the_fix(tmp_path: Path) -> None:
+    """What YAML made of unquoted text is said in words, with the quoted form."""
+    msgs = problems(write(tmp_path, RETYPED))
+    assert ("lesson.yaml:14:17: steps[0].predict[0].answer: expected text, got a list: YAML "
+            "read this as a list because it starts with '['; to mean the text, quote it: "
+            '"[4, 1]"') in [m.split("/")[-1] for m in msgs]
+    [split] = [m for m in msgs if ".wrong" in m]  # one error, not one per piece
+    assert split.endswith("15:16: steps[0].predict[0].wrong: YAML split '(1, 4)' at its "
+                          "commas: inside [...] a comma separates items, so '(1' and '4)' "
+                          'became separate items; quote each item: ["(1, 4)", "(4, 1, 0)"]')
+    assert any("19:11: steps[0].predict[1].answer: expected text, got a list: YAML read the "
+               "lines starting with '- ' as a list" in m for m in msgs)
+    assert any("steps[0].predict[2].answer: expected text, got a mapping: YAML read this as a "
+               "mapping because it starts with '{'; to mean the text, quote it: \"{a: 1}\""
+               in m for m in msgs)
+
+
+def test_a_python_syntax_error_is_reported_at_its_line_in_the_file(tmp_path: Path) -> None:
+    [msg] = [m for m in problems(write(tmp_path, RETYPED)) if "Python syntax" in m]
+    # line 3 of the code is line 8 of the file; the column is where Python stopped
+    assert msg.endswith("lesson.yaml:8:21: steps[0].code: Python syntax error: expected ':' "
+                        "(line 3 of the code)")
+    one_line = GOOD.replace("  - code: |\n      x = torch.tensor(5.0, requires_grad=True)",
+                            "  - code: x = = 1")
+    [msg] = problems(write(tmp_path, one_line))
+    assert ":5:15: steps[0].code: Python syntax error: invalid syntax" in msg
+
+
+def test_a_quoted_number_is_explained(tmp_path: Path) -> None:
+    [msg] = problems(write(tmp_path, GOOD.replace("topic: autograd", "topic: t\nlevel: '2'")))
+    assert msg.endswith("level: expected a whole number, got '2': the quotes make it text; "
+                        "remove them")
+
+
+def test_brackets_inside_a_flow_list_say_to_quote_the_item(tmp_path: Path) -> None:
+    text = GOOD.replace("answer: 0.60", 'answer: "0.6"\n        wrong: [tensor([1., 2.]), 0.5]')
+    [msg] = problems(write(tmp_path, text))
+    assert "this '[' is never closed" in msg
+    assert 'if an item has brackets, parentheses or commas inside, quote it' in msg

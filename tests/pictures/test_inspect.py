@@ -266,7 +266,7 @@ def test_every_bundled_question_with_a_picture_can_draw_it(kernel: Kernel) -> No
                     data = run.session.inspect(spec.what, spec.expr)
                     drawn += 1
                     if data["type"] == "exception":
-                        failures.append(f"{lesson.id} step {step.index} prompt {p.index}: "
+                        failures.append(f"{lesson.id} step {step.index + 1} prompt {p.index + 1}: "
                                         f"{spec}: {data['name']}: {data['message']}")
     assert not failures, "\n".join(failures)
     assert drawn >= 10

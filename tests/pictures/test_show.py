@@ -73,7 +73,7 @@ def test_tutor_show_rejects_a_bad_picture_before_starting_a_kernel(
 @pytest.mark.kernel
 def test_tutor_show_end_to_end(golden: Callable[[str, str], None]) -> None:
     lesson = ROOT / "lessons" / "samples" / "accumulate.yaml"
-    proc = subprocess.run([sys.executable, "-m", "tutor", "show", str(lesson), "--step", "0",
+    proc = subprocess.run([sys.executable, "-m", "tutor", "show", str(lesson), "--step", "1",
                            "graph", "z"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     golden("cli_accumulate_step0_graph_z", proc.stdout)
@@ -113,7 +113,7 @@ def test_play_draws_pictures_only_after_the_steps_questions(
     assert (": :storage x\n"
             "  storage map of x: 1 tensor on 1 storage (same label = same memory)\n") in out
     assert ": :tree x\n  cannot draw this picture\n  InspectError: tree: `x` is a Tensor" in out
-    assert "finished: 1 of 1 correct" in out
+    assert "finished: 1 of 1 right" in out
     after = out[out.index("✓ correct"):]
     assert ("  autograd graph of z: what z.backward() walks\n"
             "  LogBackward0 = z.grad_fn · ✗ freed: self\n"

@@ -65,8 +65,7 @@ async def test_pictures_open_after_a_verdict_and_from_the_repl(
     from tutor.ui.app import TutorApp
     from tutor.ui.screens.catalog import CatalogScreen
     from tutor.ui.screens.lesson import LessonScreen
-    from tutor.ui.screens.picture import PictureScreen
-    from tutor.ui.widgets.picture import PictureView
+    from tutor.ui.widgets.picture import PicturePane, PictureView
     from tutor.ui.widgets.repl import Repl
 
     (tmp_path / "lessons").mkdir()
@@ -86,26 +85,26 @@ async def test_pictures_open_after_a_verdict_and_from_the_repl(
         await pilot.press(*"0.6", "enter")
         await wait_for(pilot, lambda: screen.mode == "judged", "the verdict")
         assert "p: picture" in str(screen.query_one("#verdict-keys").render())
-        assert str(screen.picture_spec()) == "graph z"  # suggested: x.grad after z.backward()
+        assert str(screen.picture_spec) == "graph z"  # suggested: x.grad after z.backward()
 
-        await pilot.press("p")
-        await wait_for(pilot, lambda: isinstance(app.screen, PictureScreen), "the picture")
-        modal = app.screen
-        await wait_for(pilot, lambda: modal.data is not None, "the picture's data")
-        view = modal.query_one(PictureView)
+        await pilot.press("p")  # drawn under the verdict, never over the explanation
+        pane = screen.query_one(PicturePane)
+        view = pane.query_one(PictureView)
+        await wait_for(pilot, lambda: view.data is not None, "the picture's data")
+        assert app.screen is screen and screen.query_one("#verdict").display
         text = str(view.render())
         golden("tui_graph_z", text + "\n")
         assert "AccumulateGrad → x.grad = 0.6" in text
         assert max(len(line) for line in text.splitlines()) <= view.content_size.width
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen is screen, "the lesson again")
+        await pilot.press("p")  # p again hides it
+        assert not pane.display
 
         # the next step's question has a `show:`; it is drawn as written
         await pilot.press("n")
         await wait_for(pilot, lambda: screen.mode == "asking", "question 2")
         await pilot.press("y")
         await wait_for(pilot, lambda: screen.mode == "judged", "the verdict")
-        assert str(screen.picture_spec()) == "storage x"
+        assert str(screen.picture_spec) == "storage x"
 
         # the REPL draws pictures inline
         await pilot.press("ctrl+o")

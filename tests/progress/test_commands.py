@@ -94,5 +94,5 @@ def test_headless_play_never_writes_progress(tmp_path: Path) -> None:
                            str(UI_LESSONS)], input="(2, 3)\n", capture_output=True, text=True,
                           env=env, timeout=180)
     assert proc.returncode == 0, proc.stderr
-    assert "1 of 1 correct" in proc.stdout
+    assert "1 of 1 right" in proc.stdout
     assert not home.exists()

@@ -100,6 +100,21 @@ def test_resume_point_and_last_lesson(store: ProgressStore) -> None:
     assert store.lesson("l/two").status == "new"
 
 
+def test_an_answer_outside_the_sitting_keeps_the_resume_point(store: ProgressStore) -> None:
+    """A review asks one question again in a sitting of its own: the lesson's place and
+    sitting (whose answers its tally counts) stay as they were."""
+    store.record(Attempt("l/one", 0, 0, "1", "correct", run="sitting"), total_prompts=3,
+                 position=(0, 1))
+    store.record(Attempt("l/one", 1, 0, "2", "incorrect", run="review"), total_prompts=3,
+                 position=None)
+    kept = store.lesson("l/one")
+    assert (kept.step, kept.prompt, kept.run, kept.status) == (0, 1, "sitting", "tried")
+    assert len(store.attempts("l/one")) == 2
+    store.record(Attempt("l/new", 0, 0, "1", "correct", run="review"), total_prompts=2,
+                 position=None)
+    assert (store.lesson("l/new").step, store.lesson("l/new").run) == (0, "")
+
+
 def test_progress_survives_reopening(tmp_path: Path) -> None:
     with ProgressStore(tmp_path) as s:
         s.record(attempt("correct"), total_prompts=1, position=(1, 0))

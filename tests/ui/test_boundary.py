@@ -69,8 +69,8 @@ def test_only_tutor_ui_imports_textual() -> None:
     assert offenders == []
 
 
-def test_pure_modules_of_the_ui_do_not_import_textual() -> None:
-    code = ("import sys, tutor.ui.flow, tutor.progress\n"
+def test_the_lesson_core_does_not_import_textual_or_torch() -> None:
+    code = ("import sys, tutor.flow, tutor.course, tutor.markup, tutor.progress\n"
             "print(sorted(m for m in ('torch', 'textual') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)

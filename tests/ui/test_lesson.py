@@ -1,35 +1,19 @@
-"""Drive a whole lesson with the keyboard: wrong, right, partial, invalid, hint, REPL."""
+"""Drive a whole lesson with the keyboard: wrong, right, partial, invalid, hint, reveal."""
 
 from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, Static
-from ui_helpers import open_first_lesson, wait_for
+from ui_helpers import answer, open_first_lesson, text_of, verdict_text, wait_for
 
 from tutor.progress import ProgressStore
 from tutor.ui.screens.catalog import CatalogScreen
 from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.repl import Repl
-from tutor.ui.widgets.verdict import VerdictPanel
+from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
 
 pytestmark = pytest.mark.kernel
-
-
-def text_of(screen, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
-
-
-def verdict_text(screen) -> str:
-    panel = screen.query_one(VerdictPanel)
-    return " ".join(str(w.render()) for w in panel.query(Static))
-
-
-async def answer(pilot, text: str) -> None:
-    entry = pilot.app.screen.query_one("#text-entry", Input)
-    entry.value = ""
-    await pilot.press(*text, "enter")
-    await pilot.pause()
 
 
 async def test_a_whole_lesson(kernel, make_app, tutor_home) -> None:
@@ -37,10 +21,18 @@ async def test_a_whole_lesson(kernel, make_app, tutor_home) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_first_lesson(pilot)
         assert screen.lesson.id == "ui/basics"
-        assert "x = torch.tensor" in text_of(screen, "#code")
+        assert "x = torch.tensor" in screen.code_pane.code_text
+        assert "UI basics" in text_of(screen, "#lesson-title")
+        assert "four" in text_of(screen, "#intro-text")  # Markdown rendered: no ** left
+        assert "**" not in text_of(screen, "#intro-text")
         # nothing the step produced is on screen before an answer
-        assert not screen.query_one("#step-after").display
+        assert not screen.query_one(StepNotes).display
         assert not screen.query_one(VerdictPanel).display
+        ask = text_of(screen, "#ask")
+        assert "Q1." in ask and "y.sum().item()" in ask and "`" not in ask
+        assert "(number)" not in ask  # no internal kind names
+        label = text_of(screen, "#entry-label")
+        assert label.startswith("a number, or None") and "e.g." in label
 
         # invalid: explained, asked again, never counted
         await answer(pilot, "abc")
@@ -56,16 +48,16 @@ async def test_a_whole_lesson(kernel, make_app, tutor_home) -> None:
         assert screen.mode == "judged"
         shown = verdict_text(screen)
         assert "Not quite" in shown and "you said  6" in shown and "12" in shown
-        assert "sum of `x`" in shown or "sum of x" in shown
+        assert "sum of x" in shown and "`" not in shown
         assert "2 + 4 + 6 = 12" in shown
         assert screen.focused is screen.query_one(VerdictPanel)
 
         # retry, then right
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.mode == "asking", what="retry")
-        assert screen.query_one("#text-entry", Input).value == "6"
-        await answer(pilot, "12")
-        assert "Correct" in verdict_text(screen)
+        await pilot.press(*"12", "enter")  # the old answer was selected: typing replaced it
+        await wait_for(pilot, lambda: screen.mode == "judged", what="the second verdict")
+        assert "Correct" in verdict_text(screen) and "you said  12" in verdict_text(screen)
 
         # the REPL is not offered while a question of the step is open
         await pilot.press("n")
@@ -75,35 +67,18 @@ async def test_a_whole_lesson(kernel, make_app, tutor_home) -> None:
 
         # partial: right items, wrong order
         await answer(pilot, "c, b, a")
-        assert screen.flow.state.verdict.status.value == "partial"
+        assert screen.flow.state.outcome == "partial"
         assert "Partly right" in verdict_text(screen)
-        # the step's questions are answered: its output is shown, the REPL opens
+        # the step's questions are answered: its output and note are shown
         assert "step one ran" in text_of(screen, "#step-output")
+        assert "Multiplying by a number" in text_of(screen, "#step-explain")
 
         await pilot.press("ctrl+o")
         repl = screen.query_one(Repl)
         assert repl.display and screen.focused.id == "repl-input"
         await pilot.press(*"y * 10", "enter")
         await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
-        log = " ".join(str(w.render()) for w in repl.query(".repl-entry"))
-        assert "tensor([20., 40., 60.])" in log
-        repl_input = screen.query_one("#repl-input")
-        repl_input.text = "for i in range(2):"
-        repl_input.move_cursor(repl_input.document.end)
-        await pilot.press("enter")  # incomplete: a new, indented line
-        assert repl_input.text == "for i in range(2):\n    " and not screen.repl_running
-        repl_input.insert("print('row', i)")
-        await pilot.press("enter", "enter")  # an empty line ends the block
-        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
-        log = " ".join(str(w.render()) for w in repl.query(".repl-entry"))
-        assert "row 0" in log and "row 1" in log
-        repl_input.insert("undefined_name")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
-        log = " ".join(str(w.render()) for w in repl.query(".repl-entry"))
-        assert "NameError" in log
-        await pilot.press("up")  # history
-        assert screen.query_one("#repl-input").text == "undefined_name"
+        assert "tensor([20., 40., 60.])" in repl.log_text
         await pilot.press("escape")  # leaves the REPL, stays in the lesson
         assert isinstance(app.screen, LessonScreen)
         assert screen.focused is screen.query_one(VerdictPanel)
@@ -112,7 +87,7 @@ async def test_a_whole_lesson(kernel, make_app, tutor_home) -> None:
         await pilot.press("n")
         await wait_for(pilot, lambda: screen.mode == "asking", what="step 2")
         assert screen.flow.position == (1, 0)
-        assert "z = y.view(3)" in text_of(screen, "#code")
+        assert "z = y.view(3)" in screen.code_pane.code_text
         await pilot.press("y")
         await wait_for(pilot, lambda: screen.mode == "judged", what="yes/no verdict")
         assert "Correct" in verdict_text(screen)
@@ -123,7 +98,8 @@ async def test_a_whole_lesson(kernel, make_app, tutor_home) -> None:
         assert "Not quite" in verdict_text(screen)
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, LessonDone), what="the end")
-        assert "2 of 4 right" in str(app.screen.query_one("#done-text", Static).render())
+        done = str(app.screen.query_one("#done-text", Static).render())
+        assert "2 of 4 right, 1 partly right, 1 wrong" in done
 
     store = ProgressStore(tutor_home)  # the app closed its store: read what it wrote
     attempts = store.attempts("ui/basics")
@@ -143,7 +119,7 @@ async def test_reveal_counts_as_given_up(kernel, make_app) -> None:
         await pilot.press("ctrl+r")
         assert screen.mode == "judged"
         shown = verdict_text(screen)
-        assert "Revealed" in shown and "12" in shown
+        assert "Revealed" in shown and "12" in shown and "you said" not in shown
         await pilot.press("r")  # no retry after a reveal
         assert screen.mode == "judged"
         await pilot.pause(0.2)
@@ -169,63 +145,7 @@ async def test_answer_typed_while_the_step_runs_is_judged_when_it_lands(kernel,
         del screen.run_steps
         screen.run_steps(0, rebuild=True)
         await wait_for(pilot, lambda: screen.mode == "judged", what="the pending answer")
-        assert screen.flow.state.verdict.status.value == "correct"
-
-
-async def test_repl_interrupt_and_long_output(kernel, make_app) -> None:
-    app = make_app(kernel)
-    async with app.run_test(size=(100, 40)) as pilot:
-        screen = await open_first_lesson(pilot)
-        await answer(pilot, "12")
-        await pilot.press("n")
-        await answer(pilot, "a, b, c")
-        await pilot.press("ctrl+o")
-        box = screen.query_one("#repl-input")
-        box.insert("import time\nwhile True:\n    time.sleep(0.01)\n")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.kernel_state == "busy", what="busy kernel")
-        assert screen.repl_running
-        await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: not screen.repl_running, what="the interrupt")
-        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
-        assert "KeyboardInterrupt" in log
-        box.insert("for i in range(500): print('row', i)\n")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: not screen.repl_running, what="the output")
-        last = str(list(screen.repl.query(".repl-entry"))[-1].render())
-        assert "row 39" in last and "row 40" not in last and "460 more lines" in last
-        box.insert("names")
-        await pilot.press("enter")  # the namespace survived the interrupt
-        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
-        assert "['a', 'b', 'c']" in str(list(screen.repl.query(".repl-entry"))[-1].render())
-
-
-async def test_repl_code_that_ignores_the_interrupt_is_stopped_and_rebuilt(
-        kernel, make_app) -> None:
-    app = make_app(kernel)
-    async with app.run_test(size=(100, 40)) as pilot:
-        screen = await open_first_lesson(pilot)
-        await answer(pilot, "12")
-        await pilot.press("n")
-        await answer(pilot, "a, b, c")
-        await pilot.press("ctrl+o")
-        old_pid = screen.run.session.pid
-        screen.query_one("#repl-input").insert(
-            "import time\nwhile True:\n    try:\n        time.sleep(0.01)\n"
-            "    except KeyboardInterrupt:\n        pass\n")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.kernel_state == "busy", what="busy kernel")
-        await pilot.press("ctrl+c")  # swallowed by the code: its process is killed
-        await wait_for(pilot, lambda: not screen.repl_running, what="the stop")
-        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
-        assert "ignored the interrupt" in log
-        await wait_for(pilot, lambda: not screen.rebuilding and screen.run.session is not None
-                       and screen.run.session.alive, what="the rebuild")
-        assert screen.run.session.pid != old_pid
-        screen.query_one("#repl-input").insert("names")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
-        assert "['a', 'b', 'c']" in str(list(screen.repl.query(".repl-entry"))[-1].render())
+        assert screen.flow.state.outcome == "correct"
 
 
 async def test_no_picture_while_a_question_of_the_step_is_open(kernel, make_app) -> None:
@@ -233,13 +153,14 @@ async def test_no_picture_while_a_question_of_the_step_is_open(kernel, make_app)
     app = make_app(kernel)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_first_lesson(pilot)
-        screen.picture_spec = lambda: object()  # pretend a picture fits every question
+        screen.flow.picture = lambda: object()  # pretend a picture fits every question
         await answer(pilot, "12")
         assert screen.check_action("picture", ()) is False
         assert "picture" not in verdict_text(screen)
         await pilot.press("n")
         await answer(pilot, "a, b, c")
         assert screen.check_action("picture", ()) is True
+        assert "p: picture" in verdict_text(screen)
 
 
 async def test_markup_and_escape_sequences_are_shown_literally(kernel, make_app) -> None:
@@ -260,6 +181,20 @@ async def test_markup_and_escape_sequences_are_shown_literally(kernel, make_app)
         box.insert("print('[/]\\x1b[2J\\x1b]0;title\\x07 done'); '[red]x\\x1b[31m'\n")
         await pilot.press("enter")
         await wait_for(pilot, lambda: not screen.repl_running, what="the REPL")
-        log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
+        log = screen.repl.log_text
         assert "[/]" in log and " done" in log and "[red]x" in log
         assert "\x1b" not in log and "\x07" not in log
+
+
+async def test_the_list_entry_previews_items_only_once_typing(kernel, make_app) -> None:
+    app = make_app(kernel)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_first_lesson(pilot)
+        await answer(pilot, "12")
+        await pilot.press("n")
+        preview = screen.query_one("#preview", Static)
+        assert not preview.display  # the line under the entry says how to type items
+        assert "items in order, separated by commas; or None" in text_of(screen, "#entry-label")
+        await pilot.press(*"a, b")
+        assert preview.display and str(preview.render()) == "2 items: a · b"
+        assert screen.query_one("#text-entry", Input).value == "a, b"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
-from tutor.lesson import load_lesson
+from tutor.flow import Answer, Tally
+from tutor.judge import Status, Verdict
 from tutor.lesson.model import Pos, Prompt
-from tutor.ui.flow import LessonFlow
 from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.text import plain
@@ -58,20 +58,9 @@ def test_items_preview_reads_sets_and_lists() -> None:
 
 def test_inline_markdown() -> None:
     content = inline("What is `x.grad` **now**?\nIt *adds*.\n\n- one\n- two")
-    assert content.plain == "What is x.grad now? It adds.\n\n- one\n- two"
+    assert content.plain == "What is x.grad now? It adds.\n\n• one\n• two"
     styles = {str(s.style) for s in content.spans}
     assert {"$text-accent", "bold", "italic"} <= styles
-
-
-def test_flow_resume_point_and_bounds() -> None:
-    lesson = load_lesson(BASICS)
-    flow = LessonFlow(lesson, (1, 1))
-    assert flow.position == (1, 1) and flow.question_number == 4
-    assert flow.states[(0, 0)].answered and flow.states[(1, 0)].answered
-    assert not flow.step_answered  # (1, 1) is still open
-    assert flow.resume_point() == (1, 1)
-    assert LessonFlow(lesson, (9, 0)).position == (0, 0)  # out of range: from the start
-    assert LessonFlow(lesson, (0, 7)).position == (0, 0)
 
 
 # ---------------------------------------------------------------- modal screens alone
@@ -98,7 +87,7 @@ class Host(App[None]):
         self.submitted.append(event.text)
 
 
-TALLY = {"correct": 3, "partial": 1, "incorrect": 0, "revealed": 1}
+TALLY = Tally(correct=3, partial=1, incorrect=0, revealed=1, answered=5, total=5)
 
 
 @pytest.mark.parametrize(("key", "result"), [("n", "next"), ("c", "catalog"),
@@ -107,7 +96,7 @@ async def test_lesson_done_modal(key: str, result: str) -> None:
     app = Host(LessonDone("Gradients", TALLY, "Next one"))
     async with app.run_test() as pilot:
         text = str(app.screen.query_one("#done-text", Static).render())
-        assert "3 of 5 right, 1 partly, 1 revealed" in text
+        assert "3 of 5 right, 1 partly right, 1 revealed" in text
         await pilot.press(key)
         assert app.result == result
 
@@ -186,7 +175,8 @@ async def test_set_entry_previews_items_and_blank_is_not_submitted() -> None:
         assert str(box.query_one("#preview", Static).render()) == "2 items: weight · bias"
         await pilot.press("enter")
         assert app.submitted == ["weight, bias"]
-        assert box.query_one(Input).placeholder == "items in any order, separated by commas"
+        label = str(box.query_one("#entry-label", Static).render())
+        assert label == "items in any order, separated by commas; or None"
 
 
 def test_writes_apply_in_ticket_order() -> None:
@@ -212,38 +202,18 @@ def test_writes_apply_in_ticket_order() -> None:
     assert done == tickets
 
 
-def test_continue_point() -> None:
-    from tutor.progress import LessonProgress
-    from tutor.ui.flow import continue_point
-
-    a = load_lesson(BASICS)
-    b = load_lesson(BASICS.with_name("next.yaml"))
-    lessons = [a, b]
-    assert continue_point([], {}, None) == (None, (0, 0))
-    assert continue_point(lessons, {}, None) == (a, (0, 0))
-    tried = {"ui/basics": LessonProgress("ui/basics", "tried", 1, 1)}
-    assert continue_point(lessons, tried, "ui/basics") == (a, (1, 1))
-    done_a = {"ui/basics": LessonProgress("ui/basics", "done", 2, 0)}
-    assert continue_point(lessons, done_a, "ui/basics") == (b, (0, 0))
-    # the last one touched is done: wrap around to the first unfinished one
-    only_a = {"ui/next": LessonProgress("ui/next", "perfect", 1, 0)}
-    assert continue_point(lessons, only_a, "ui/next") == (a, (0, 0))
-    all_done = {**done_a, **only_a}
-    assert continue_point(lessons, all_done, "ui/next") == (a, (0, 0))
-    assert continue_point(lessons, tried, "gone/lesson") == (a, (1, 1))
-
-
 def test_verdict_values_line_up() -> None:
     from tutor.ui.widgets.verdict import side_by_side
 
     text = side_by_side("a\nb", "tensor([1.])\n").plain
     assert text == "you said  a\n          b\nlive      tensor([1.])"
     long = side_by_side("x", "\n".join(str(i) for i in range(30))).plain
-    assert "… (18 more lines)" in long
+    assert "… (22 more lines)" in long
+    assert side_by_side(None, "3").plain == "live      3"  # a reveal: nothing was said
 
 
 async def test_repl_log_follows_the_newest_output() -> None:
-    repl = Repl()
+    repl = Repl(lambda: None)
     app = Host(widget=repl)
     async with app.run_test(size=(80, 24)) as pilot:
         log = repl.query_one("#repl-log")
@@ -258,21 +228,24 @@ async def test_repl_log_follows_the_newest_output() -> None:
 
 
 async def test_verdict_heading_does_not_repeat_the_verdict() -> None:
-    from tutor.judge import Status, Verdict
     from tutor.ui.widgets.verdict import VerdictPanel
+
+    def shown(status: Status, message: str, live: str, typed: str) -> Answer:
+        return Answer(status.value, Verdict(status, message, live, typed), live, None)
 
     panel = VerdictPanel()
     async with Host(widget=panel).run_test() as pilot:
-        panel.show_verdict(Verdict(Status.INCORRECT, "Not quite: the live tensor has shape (3,).",
-                                   "tensor([2., 3., 4.])", "[2, 3]"), None, "")
+        panel.show_answer(shown(Status.INCORRECT, "Not quite: the live tensor has shape (3,).",
+                                "tensor([2., 3., 4.])", "[2, 3]"), None, "")
         await pilot.pause()
         title = str(panel.query_one("#verdict-title", Static).render())
         assert title == "✗ Not quite — the live tensor has shape (3,)."
-        panel.show_verdict(Verdict(Status.CORRECT, "Right: the live value is 0.6000.", "0.6000",
-                                   "0.6"), None, "")
+        panel.show_answer(shown(Status.CORRECT, "Right: the live value is 0.6000.", "0.6000",
+                                "0.6"), "Because `x` is **5**.", "")
         await pilot.pause()
         title = str(panel.query_one("#verdict-title", Static).render())
         assert title == "✓ Correct — the live value is 0.6000."
+        assert "Why: Because x is 5." in panel.text  # Markdown rendered
 
 
 async def test_a_double_n_does_not_answer_no(monkeypatch) -> None:
@@ -304,3 +277,48 @@ async def test_a_double_n_does_not_answer_no(monkeypatch) -> None:
         await pilot.pause(0.5)
         await pilot.press("n")
         assert got == ["no"]
+
+
+async def test_every_bundled_verdict_and_explanation_fit_at_80x24() -> None:
+    """The question line, the verdict (a two-line message, the values, the author's
+    longest feedback) and the whole explanation of every bundled question fit in the
+    lesson body at 80x24, so they can all be in view at once after an answer."""
+    from textual.containers import VerticalScroll
+
+    from tutor.lesson import load_catalog
+    from tutor.ui.app import TutorApp
+    from tutor.ui.widgets.answer import QuestionPane
+    from tutor.ui.widgets.verdict import VerdictPanel
+
+    class Body(App[None]):
+        CSS_PATH = TutorApp.CSS_PATH
+
+        def compose(self) -> ComposeResult:
+            with VerticalScroll(id="lesson-body"):
+                yield QuestionPane(id="question")
+                yield VerdictPanel(id="verdict")
+                yield Static("\n" * 40)  # more below: the body scrolls, as in a lesson
+
+    catalog = load_catalog([], with_env=False, with_bundled=True)
+    too_tall = []
+    app = Body()
+    async with app.run_test(size=(80, 24)) as pilot:
+        body = app.query_one("#lesson-body")
+        question, panel = app.query_one(QuestionPane), app.query_one(VerdictPanel)
+        for lesson in catalog.lessons:
+            for step, prompt in lesson.prompts:
+                question.ask(prompt, 1, focus=False)
+                question.answered()
+                feedback = max((text for _, text in prompt.feedback), key=len, default=None)
+                typed = prompt.answer or "x"
+                verdict = Verdict(Status.INCORRECT, "You said something else; the live value "
+                                  "differs in a way this sentence explains at length.",
+                                  typed, typed, feedback=feedback)
+                panel.display = True
+                panel.show_answer(Answer("incorrect", verdict, typed, None), prompt.explain,
+                                  "enter/n: next   r: retry   ctrl+o: REPL   p: picture")
+                await pilot.pause()
+                used = question.outer_size.height + panel.outer_size.height
+                if used > body.scrollable_content_region.height:
+                    too_tall.append((lesson.id, step.index + 1, prompt.index + 1, used))
+    assert too_tall == []

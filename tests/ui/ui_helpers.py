@@ -45,3 +45,32 @@ async def open_first_lesson(pilot, until: str = "asking"):
     screen = app.screen
     await wait_for(pilot, lambda: screen.mode == until, timeout=30, what=f"mode {until}")
     return screen
+
+
+def text_of(screen, selector: str) -> str:
+    """What a Static shows, as plain text."""
+    from textual.widgets import Static
+
+    return str(screen.query_one(selector, Static).render())
+
+
+def verdict_text(screen) -> str:
+    from tutor.ui.widgets.verdict import VerdictPanel
+
+    return screen.query_one(VerdictPanel).text
+
+
+def in_view(widget, container) -> bool:
+    """Is all of `widget` inside what `container` (a scrolling view) shows now?"""
+    region, view = widget.region, container.scrollable_content_region
+    return region.height > 0 and view.y <= region.y and region.bottom <= view.bottom
+
+
+async def answer(pilot, text: str) -> None:
+    """Type `text` into the text entry (emptied first) and press enter."""
+    from textual.widgets import Input
+
+    entry = pilot.app.screen.query_one("#text-entry", Input)
+    entry.value = ""
+    await pilot.press(*text, "enter")
+    await pilot.pause()

@@ -46,14 +46,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from tutor.authoring.schema import stale_modeline
 from tutor.lesson import format as fmt
-from tutor.lesson.catalog import PACK_FILE, SUFFIXES, lesson_files, load_catalog
+from tutor.lesson.catalog import load_catalog
+from tutor.lesson.files import PACK_FILE, lesson_files, manifests, not_a_lesson
+from tutor.lesson.installed import same_pack
 from tutor.lesson.loader import (
     LessonError,
     _build_lesson,
     compose,
     display_name,
     load_pack,
+    pack_setup,
     read_text,
 )
 from tutor.lesson.model import Lesson, Prompt, Step
@@ -101,16 +105,23 @@ def _parse_error():  # noqa: ANN202
 def load_for_lint(path: Path) -> LintedFile:
     """Load like the loader does, but keep every problem and the key positions."""
     name = display_name(path)
+    why = not_a_lesson(path) if path.is_file() else None  # (others: the loader says)
+    if why:
+        return LintedFile(name, None, None, [Problem(name, 1, 1, "", why)])
     try:
-        node = compose(read_text(path, name), name)
+        text = read_text(path, name)
+        node = compose(text, name)
     except LessonError as exc:
         return LintedFile(name, None, None, list(exc.problems))
-    v = Validation(name)
+    v = Validation(name, source=text)
     data = validate(node, fmt.LESSON, v)
     problems = sorted(v.problems, key=lambda p: (p.line, p.col))
+    stale = stale_modeline(path, text.split("\n", 1)[0])
+    if stale:
+        problems.insert(0, Problem(name, 1, 1, "", stale, WARNING))
     lesson = None
     if not any(p.severity == ERROR for p in problems):
-        lesson = _build_lesson(data, v, path)
+        lesson = _build_lesson(data, v, path, pack_setup(path))
     return LintedFile(name, lesson, v, problems)
 
 
@@ -273,13 +284,15 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
     name = display_name(manifest)
     try:
         pack = load_pack(manifest)
-        v = Validation(name)
-        validate(compose(read_text(manifest, name), name), fmt.PACK, v)
+        text = read_text(manifest, name)
+        v = Validation(name, source=text)
+        validate(compose(text, name), fmt.PACK, v)
     except LessonError as exc:
         return list(exc.problems)
+    stale = stale_modeline(manifest, text.split("\n", 1)[0])
+    out = [Problem(name, 1, 1, "", stale, WARNING)] if stale else []
     ids = {f.lesson.id for f in lessons if f.lesson is not None
            and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents}
-    out = []
     for i, lesson_id in enumerate(pack.lesson_order):
         if lesson_id not in ids:
             close = difflib.get_close_matches(lesson_id, sorted(ids), n=1)
@@ -299,29 +312,25 @@ def _id_problem(f: LintedFile, other: str) -> Problem:
 
 def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
                with_known: bool = True) -> LintReport:
-    """Lint every lesson (and pack.yaml) under `paths`.
+    """Lint every lesson (and pack.yaml) under `paths`, and nothing else.
 
     Ids are compared among the linted files and, with `with_known`, against every
     other lesson tutor would load: the bundled packs, `others` (--path), TUTOR_PATH
-    and packs installed through entry points.
+    and packs installed through entry points (an installed copy of a linted pack is
+    the same pack, not a duplicate).  Installed packs without lessons are warnings.
     """
     report = LintReport()
     files: list[Path] = []
-    manifests: list[Path] = []
+    found_manifests: list[Path] = []
     for root in paths:
         if not root.exists():
             report.problems.append(Problem(str(root), 1, 1, "", "no such file or directory"))
             continue
         if root.is_file() and root.name == PACK_FILE:
-            manifests.append(root)
-            continue
-        if root.is_file() and root.suffix not in SUFFIXES:
-            report.problems.append(Problem(str(root), 1, 1, "",
-                                           "not a lesson file (expected .yaml or .yml)"))
+            found_manifests.append(root)
             continue
         files += lesson_files(root)
-        if root.is_dir():
-            manifests += sorted(p for p in root.rglob(PACK_FILE) if p.is_file())
+        found_manifests += manifests(root)
     seen_files: set[Path] = set()
     linted: list[LintedFile] = []
     for file in files:
@@ -329,7 +338,7 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
             continue
         seen_files.add(file.resolve())
         linted.append(lint_lesson_file(file))
-    report.files = len(linted) + len(manifests)
+    report.files = len(linted) + len(found_manifests)
 
     first: dict[str, LintedFile] = {}
     for f in linted:
@@ -342,13 +351,18 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
     if with_known:
         known = load_catalog(list(others), with_bundled=True, with_env=True)
         for lesson in known.lessons:
-            f = first.get(lesson.id)
-            if f is not None and Path(lesson.file).resolve() not in seen_files:
-                f.problems.append(_id_problem(f, display_name(Path(lesson.file))))
+            mine = first.get(lesson.id)
+            if mine is None or mine.lesson is None or lesson.file.resolve() in seen_files:
+                continue
+            installed = known.installed_of.get(lesson.id)
+            if installed is not None and same_pack(mine.lesson.file, installed):
+                continue  # an installed copy of the linted pack: the same pack
+            mine.problems.append(_id_problem(mine, display_name(lesson.file)))
+        report.problems += known.warnings
 
     for f in linted:
         report.problems += f.problems
-    for manifest in manifests:
+    for manifest in found_manifests:
         report.problems += _pack_problems(manifest, linted)
     report.problems.sort(key=lambda p: (p.file, p.line, p.col, p.path))
     return report

@@ -9,7 +9,10 @@ everywhere else stay byte for byte.  The edited text is re-loaded and each answe
 compared with what was meant before anything is written.
 
 An answer that is already judged correct is left alone (the author's phrasing may
-be deliberate: `0.60`, `tensor([0.6])`); `force=True` rewrites every answer.
+be deliberate: `0.60`, `tensor([0.6])`); `force=True` rewrites every answer.  An
+answer the author wrote that is judged wrong is *not* replaced unless `fix=True`:
+the mistake may be in the code, not in the answer, so it is reported as a problem.
+An `exception` prompt whose `match:` no longer finds the message is not recorded.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class Change:
     new: str
     line: int
     col: int
+    failing: bool = False  # `old` was an answer judged wrong (not merely another notation)
 
     @property
     def path(self) -> str:
@@ -60,7 +64,7 @@ class RecordResult:
 def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
          timeout: float | None = None) -> RecordResult:
     """Run `lesson` live; the answers that must change (and the prompts that cannot run)."""
-    from tutor.engine import LessonRun, unmet_requirement
+    from tutor.engine import LessonRun, match_problem, unmet_requirement
     from tutor.judge import Status, judge, notation
 
     name = display_name(Path(lesson.file))
@@ -86,8 +90,14 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
                     continue
                 live = outcome.live(prompt)
                 assert live is not None
-                if (not force and prompt.answer is not None
-                        and judge(prompt.spec, prompt.answer, live).status is Status.CORRECT):
+                pinned = match_problem(prompt, live)
+                if pinned:
+                    result.problems.append(Problem(name, *where, _path(step, prompt),
+                                                   f"cannot record: {pinned}"))
+                    continue
+                right = prompt.answer is not None and judge(
+                    prompt.spec, prompt.answer, live).status is Status.CORRECT
+                if right and not force:
                     continue
                 try:
                     new = notation(live, prompt.kind)
@@ -122,7 +132,8 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
                 if new == prompt.answer:
                     continue
                 result.changes.append(Change(step.index, prompt.index, prompt.answer, new,
-                                             *where))
+                                             *where, failing=prompt.answer is not None
+                                             and not right))
     return result
 
 
@@ -242,8 +253,8 @@ def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> st
     """`text` with every change applied; nothing else in the text is touched."""
     root = compose(text, "<record>")  # the loader's parser, so both read the same tree
     starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
+    for i, char in enumerate(text):
+        if char == "\n":
             starts.append(i + 1)
 
     def at(mark: yaml.Mark) -> int:  # a mark's index in `text`, from its line and column
@@ -343,8 +354,22 @@ def write_answers(path: Path, changes: list[Change]) -> None:
     tmp.replace(path)
 
 
+def _refused(name: str, change: Change) -> Problem:
+    return Problem(name, change.line, change.col, change.path,
+                   f"the answer {_quoted(change.old)} is judged wrong: the live value is "
+                   f"{_quoted(change.new)}. The mistake may be in the code rather than the "
+                   f"answer: check the code, then `tutor record --fix {name}` writes the "
+                   "live value")
+
+
+def _quoted(text: str | None) -> str:
+    return json.dumps(text, ensure_ascii=False) if text and "\n" in text else repr(text)
+
+
 def record_file(kernel: Any, path: Path, *, check: bool = False, force: bool = False,
-                timeout: float | None = None) -> RecordResult:
+                fix: bool = False, timeout: float | None = None) -> RecordResult:
+    """Record `path`'s answers.  Answers judged wrong are replaced only with `fix`
+    (else each is a problem); with `check`, nothing is written."""
     name = display_name(path)
     try:
         lesson = load_lesson(path)
@@ -356,7 +381,12 @@ def record_file(kernel: Any, path: Path, *, check: bool = False, force: bool = F
         result = plan_variants(kernel, lesson, force=force, timeout=timeout)
     else:
         result = plan(kernel, lesson, force=force, timeout=timeout)
-    if check or not result.changes:
+    if check:
+        return result
+    if not fix:
+        result.problems += [_refused(name, ch) for ch in result.changes if ch.failing]
+        result.changes = [ch for ch in result.changes if not ch.failing]
+    if not result.changes:
         return result
     try:
         write_answers(path, result.changes)

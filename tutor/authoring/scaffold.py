@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tutor.authoring.schema import modeline
+from tutor.authoring.schema import modeline, write_schema_copies
 from tutor.lesson.catalog import PACK_FILE
 from tutor.lesson.format import ID_HINT, LESSON_ID
 
@@ -50,8 +50,9 @@ def title_for(lesson_id: str) -> str:
     return " ".join(w for w in words if w).capitalize() or lesson_id
 
 
-def new_lesson(lesson_id: str, pack: Path) -> tuple[Path, Path | None]:
-    """Write the skeleton for `lesson_id` into `pack`; returns (lesson file, new pack.yaml)."""
+def new_lesson(lesson_id: str, pack: Path) -> tuple[Path, Path | None, list[Path]]:
+    """Write the skeleton for `lesson_id` into `pack`; returns (lesson file, new pack.yaml,
+    schema copies written for editors)."""
     if not re.fullmatch(LESSON_ID, lesson_id):
         raise ScaffoldError(f"{lesson_id!r} is not a valid lesson id: {ID_HINT}")
     if pack.exists() and not pack.is_dir():
@@ -62,7 +63,7 @@ def new_lesson(lesson_id: str, pack: Path) -> tuple[Path, Path | None]:
                             "(choose another id, or delete the file first)")
     pack.mkdir(parents=True, exist_ok=True)
     topic = lesson_id.split("/", 1)[0] if "/" in lesson_id else "pytorch"
-    text = SKELETON.format(modeline=modeline(target), file=target.name, id=lesson_id,
+    text = SKELETON.format(modeline=modeline(target, pack), file=target.name, id=lesson_id,
                            title=title_for(lesson_id),
                            topic_line=f"topic: {topic}".ljust(21))
     with target.open("x", encoding="utf-8") as fh:  # "x": never overwrite, even racing
@@ -72,10 +73,11 @@ def new_lesson(lesson_id: str, pack: Path) -> tuple[Path, Path | None]:
     if not manifest.exists():
         name = pack.resolve().name.replace("-", " ").replace("_", " ")
         manifest.write_text(
+            f"{modeline(manifest, pack, pack=True)}\n"
             f"# A lesson pack: the lessons in this directory, read as one unit.\n"
             f"title: {name.capitalize() or 'My lessons'}\n"
             f"description: What this pack teaches.\n"
             f"# lessons: [{lesson_id}]   # course order (unlisted lessons follow by file name)\n",
             encoding="utf-8")
         made = manifest
-    return target, made
+    return target, made, write_schema_copies(pack)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from tutor.lesson import Catalog, LessonError, load_catalog
+from tutor.lesson.catalog import select
 
 
 def add_path_option(parser: argparse.ArgumentParser) -> None:
@@ -22,11 +24,19 @@ def add_path_option(parser: argparse.ArgumentParser) -> None:
 
 
 def catalog_for(paths: list[Path], extra: list[Path] | None = None) -> Catalog:
-    """Lessons from PATHs when given (else the bundled ones), plus --path and TUTOR_PATH."""
-    return load_catalog([*paths, *(extra or [])], with_bundled=not paths)
+    """The lessons under PATHs only, when given (every other pack still counts for
+    duplicate ids); else every lesson: bundled, --path, TUTOR_PATH and installed."""
+    if paths:
+        return select(paths, extra or [])
+    return load_catalog(extra or [], with_bundled=True)
 
 
-def print_problems(errors: list[LessonError], file=None) -> None:
+def print_warnings(catalog: Catalog, file: TextIO | None = None) -> None:
+    for warning in catalog.warnings:
+        print(warning, file=file or sys.stderr)
+
+
+def print_problems(errors: list[LessonError], file: TextIO | None = None) -> None:
     out = file or sys.stderr
     for error in errors:
         for problem in error.problems:

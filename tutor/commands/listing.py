@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tutor.commands.common import add_path_option, catalog_for, print_problems
+from tutor.commands.common import add_path_option, catalog_for, print_problems, print_warnings
 from tutor.safetext import json_dumps
 
 
@@ -45,4 +45,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, level {lesson.level}]")
         print(f"\n{len(catalog.lessons)} lessons in {len(catalog.packs)} packs")
     print_problems(catalog.errors)
+    print_warnings(catalog)
     return 1 if catalog.errors else 0

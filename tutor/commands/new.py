@@ -18,12 +18,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        lesson, manifest = new_lesson(args.id, args.pack)
+        lesson, manifest, schemas = new_lesson(args.id, args.pack)
     except ScaffoldError as exc:
         print(f"tutor new: {exc}", file=sys.stderr)
         return 1
     if manifest:
         print(f"wrote {manifest}")
     print(f"wrote {lesson}")
+    for schema in schemas:
+        print(f"wrote {schema} (the JSON Schema your editor reads; commit it with the pack)")
     print(f"next: edit it, then `tutor lint {lesson}` and `tutor record {lesson}`")
     return 0

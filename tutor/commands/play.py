@@ -1,13 +1,17 @@
-"""`tutor play LESSON`: a lesson in plain text, one prediction per line on stdin.
+"""`tutor play LESSON`: a lesson in plain text, for pipes, scripts and screen readers.
 
-For pipes, scripts and screen readers.  Besides an answer, a line may be `hint`
+The same lesson engine as the app (`tutor.flow.LessonFlow`): the same questions,
+judging, hints, reveals and tally.  One answer per line; a question about printed
+output reads lines up to an empty line (or the end of input), so several printed
+lines can be typed as they would appear.  Besides an answer, a line may be `hint`
 (or `?`), `reveal` (gives up: shows the live value) or `quit`.  Pictures of the
 live state never show before a step's questions are answered (they would give the
 answers away): once they are, the prompts' `show:` pictures are drawn, and lines
 starting with `:` (`:graph EXPR`, `:storage`, `:tree EXPR`; see docs/pictures.md)
 draw more until a line that does not start with `:`.  End of input ends the lesson
-cleanly with a summary.  With `--json`, stdout carries one JSON record per judged
-answer and the human-readable text goes to stderr.
+cleanly with a summary.  Lesson text (Markdown) is printed as plain text.  With
+`--json`, stdout carries one JSON record per counted answer (steps and prompts
+numbered from 1) and the human-readable text goes to stderr.
 """
 
 from __future__ import annotations
@@ -18,40 +22,50 @@ import textwrap
 from typing import TextIO
 
 from tutor.commands.common import add_path_option
-from tutor.engine import LessonRun, StepOutcome, judge_prompt, shown_live, unmet_requirement
-from tutor.judge import Status
+from tutor.engine import LessonRun, unmet_requirement
+from tutor.flow import Answer, LessonFlow, entry_text
 from tutor.kernel import Kernel, KernelError
-from tutor.kernel.text import sanitize_output
-from tutor.lesson import LessonError, Prompt, find_lesson
-from tutor.lesson.model import Lesson
+from tutor.lesson import LessonError, find_lesson
+from tutor.lesson.model import Lesson, Prompt
+from tutor.markup import plain_inline, plain_text, plural
 from tutor.pictures import parse_show, render
-from tutor.safetext import json_dumps
+from tutor.safetext import json_dumps, sanitize
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
 QUIT_WORDS = {"quit", "exit", "q"}
+WIDTH = 78
+MARKS = {"correct": "✓ correct", "partial": "~ partly right", "incorrect": "✗ not quite"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("lesson", metavar="LESSON", help="a lesson id or a lesson file")
     add_path_option(parser)
     parser.add_argument("--json", action="store_true",
-                        help="one JSON record per judged answer on stdout; text on stderr")
+                        help="one JSON record per counted answer on stdout; text on stderr")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
 
 
+def entry_line(prompt: Prompt, examples: list[str]) -> str:
+    """What an answer to `prompt` may look like (never which answer is right)."""
+    if prompt.kind == "stdout":  # lines up to an empty one (see `read_lines`)
+        return ("type the printed lines, one per line, then an empty line (or: nothing); "
+                "or hint, reveal, quit")
+    return f"type {entry_text(prompt.kind, examples)}; or hint, reveal, quit"
+
+
 class Player:
     def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None):
-        self.lesson = lesson
+        self.flow = LessonFlow(lesson)
+        self.lesson = self.flow.lesson  # (with `vary:`, the values this sitting drew)
         self.out = out
         self.records = records
-        self.tally = {"correct": 0, "partial": 0, "incorrect": 0, "revealed": 0}
-        self.asked = 0
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
 
+    # ------------------------------------------------------------------ input/output
     def read_line(self, stdin: TextIO, prompt: str = "> ") -> str | None:
         """The next line of input, stripped (echoed when piped), or None at its end."""
         piped = not stdin.isatty()
@@ -70,39 +84,51 @@ class Player:
         self.say(text)  # echo piped answers so the transcript reads well
         return text
 
+    def read_lines(self, stdin: TextIO, first: str) -> str:
+        """A multi-line answer: `first`, then lines up to an empty one (or the end)."""
+        lines = [first]
+        while True:
+            line = self.read_line(stdin, "... ")
+            if not line:
+                return "\n".join(lines)
+            lines.append(line)
+
     def say(self, text: str = "") -> None:
         """Everything play prints: lesson output included, so made terminal-safe."""
-        print(sanitize_output(text), file=self.out, flush=True)
+        print(sanitize(text), file=self.out, flush=True)
 
     def block(self, text: str, indent: str = "  ") -> None:
         self.say(textwrap.indent(text.rstrip(), indent))
 
+    def markdown(self, text: str, indent: str = "  ") -> None:
+        self.say(plain_text(text, WIDTH, indent))
+
     def code(self, code: str) -> None:
-        lines = code.rstrip().splitlines()
-        for i, line in enumerate(lines, 1):
+        for i, line in enumerate(code.rstrip().splitlines(), 1):
             self.say(f"  {i:>3} | {line}")
 
-    def record(self, step: int, prompt: Prompt, answer: str, verdict: str, expected: str,
-               **extra: object) -> None:
-        if self.records is not None:
-            rec = {"lesson": self.lesson.id, "step": step, "prompt": prompt.index,
-                   "answer": answer, "verdict": verdict, "expected": expected, **extra}
-            print(json_dumps(rec), file=self.records, flush=True)
+    def record(self, prompt: Prompt, answer: Answer, **extra: object) -> None:
+        attempt = answer.attempt
+        if self.records is None or attempt is None:
+            return
+        rec = {"lesson": self.lesson.id, "step": attempt.step + 1, "prompt": prompt.index + 1,
+               "answer": attempt.answer, "verdict": attempt.verdict,
+               "expected": attempt.expected, **extra, "hints": attempt.hints}
+        print(json_dumps(rec), file=self.records, flush=True)
 
-    def ask(self, outcome: StepOutcome, prompt: Prompt, stdin: TextIO) -> bool:
-        """Ask until judged; False when input ended or the learner quit."""
-        self.asked += 1
-        self.say(f"\nQ{self.asked}. {prompt.ask.strip()}  [{prompt.kind}]")
-        if prompt.choices:
-            for i, choice in enumerate(prompt.choices, 1):
-                self.say(f"     {i}. {choice}")
-        live = outcome.live(prompt) or {"type": "none"}
-        expected = shown_live(live, prompt.kind)
-        problem = outcome.lesson_problem(prompt)
+    # ------------------------------------------------------------------ a question
+    def ask(self, prompt: Prompt, stdin: TextIO) -> bool:
+        """Ask until the answer counts; False when input ended or the learner quit."""
+        flow = self.flow
+        self.say(f"\nQ{flow.question_number} of {flow.total_prompts}. "
+                 f"{plain_inline(prompt.ask)}")
+        for i, choice in enumerate(prompt.choices, 1):
+            self.say(f"     {i}. {plain_inline(choice)}")
+        problem = flow.problem()
         if problem:
             self.say(f"  (this question cannot be judged: {problem})")
             return True
-        hints = 0
+        self.say(f"  {entry_line(prompt, flow.entry_examples())}")
         while True:
             text = self.read_line(stdin)
             if text is None:
@@ -115,40 +141,44 @@ class Player:
             if low in QUIT_WORDS:
                 return False
             if low in HINT_WORDS:
-                hints += 1
-                self.say(f"  hint: {prompt.hint}" if prompt.hint else "  (no hint for this one)")
+                hint = flow.hint()
+                if hint:
+                    self.markdown(f"hint: {hint}")
+                else:
+                    self.say("  (no hint for this one)")
                 continue
             if low in REVEAL_WORDS:
-                self.tally["revealed"] += 1
-                self.say(f"  The live value: {expected}")
+                answer = flow.reveal()
+                self.say(f"  The live value: {answer.live}")
                 self.explain(prompt)
-                self.record(outcome.step.index, prompt, text, "revealed", expected, hints=hints)
+                self.record(prompt, answer)
                 return True
-            verdict = judge_prompt(outcome, prompt, text)
-            if verdict.status is Status.INVALID:
-                self.say(f"  ? {verdict.message} Try again (or `hint`, `reveal`).")
+            if prompt.kind == "stdout" and text:
+                text = self.read_lines(stdin, text)
+            answer = flow.judge(text)
+            verdict = answer.verdict
+            assert verdict is not None
+            if not answer.counted:
+                self.say(f"  ? {verdict.message} Try again (or: hint, reveal).")
                 continue
-            self.tally[verdict.status.value] += 1
-            mark = {"correct": "✓ correct", "partial": "~ partly right",
-                    "incorrect": "✗ not quite"}[verdict.status.value]
             message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
-            self.say(f"  {mark}: {message}")
+            self.say(f"  {MARKS[answer.status]}: {message}")
             for detail in verdict.details:
                 self.say(f"    {detail}")
-            self.say(f"  you said: {text}")
-            self.say(f"  live:     {verdict.expected}")
+            self.say("  you said: " + text.replace("\n", "\n            "))
+            self.say("  live:     " + verdict.expected.rstrip().replace("\n", "\n            "))
             if verdict.feedback:
-                self.block(verdict.feedback, "  » ")
+                self.markdown(verdict.feedback, "  » ")
             self.explain(prompt)
-            self.record(outcome.step.index, prompt, text, verdict.status.value, verdict.expected,
-                        message=verdict.message, hints=hints)
+            self.record(prompt, answer, message=verdict.message)
             return True
 
     def explain(self, prompt: Prompt) -> None:
         if prompt.explain:
             self.say("  why:")
-            self.block(prompt.explain, "    ")
+            self.markdown(prompt.explain, "    ")
 
+    # ------------------------------------------------------------------ pictures
     def explore(self, step_shows: list[str], stdin: TextIO) -> None:
         """After a step's questions: its pictures, then `:` requests until another line."""
         for spec in dict.fromkeys(step_shows):
@@ -186,26 +216,38 @@ class Player:
         except KernelError as exc:
             self.say(f"  (the picture could not be drawn: {exc})")
             return
-        self.block(render(data, width=78).text(), "  ")
+        self.block(render(data, width=WIDTH).text(), "  ")
 
+    # ------------------------------------------------------------------ the lesson
     def play(self, run: LessonRun, stdin: TextIO) -> bool:
-        lesson = self.lesson
+        lesson, flow = self.lesson, self.flow
         self.run = run
-        self.say(f"== {lesson.title} ({lesson.id}; {lesson.topic}, level {lesson.level}) ==")
+        steps = len(lesson.steps)
+        self.say(f"== {plain_inline(lesson.title)} ==")
+        self.say(f"{lesson.id} · {lesson.topic} · level {lesson.level} · "
+                 f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}")
         if lesson.intro:
             self.say()
-            self.block(lesson.intro, "")
-        for step in lesson.steps:
-            self.say(f"\n-- step {step.index + 1} of {len(lesson.steps)} --")
+            self.markdown(lesson.intro, "")
+        if lesson.setup:  # the pack's shared code: the questions may be about what it defines
+            self.say("\n-- setup, shared by the pack's lessons (runs before step 1) --")
+            self.code(lesson.setup.code)
+        while True:
+            step = flow.step
+            self.say(f"\n-- step {step.index + 1} of {steps} --")
             self.code(step.code)
-            outcome = run.run_step(step)
-            if outcome.failure:
-                self.failure = outcome.failure
-                self.say(f"\n  ! {outcome.failure}")
+            outcome = run.run_through(step.index)
+            if outcome is None or outcome.failure:
+                self.failure = outcome.failure if outcome else "the step did not run"
+                self.say(f"\n  ! {self.failure}")
                 return True
-            for prompt in step.prompts:
-                if not self.ask(outcome, prompt, stdin):
+            flow.outcome = outcome
+            while flow.prompt is not None:
+                if not self.ask(flow.prompt, stdin):
                     return False
+                if not flow.more_in_step:
+                    break
+                flow.advance()
             if step.prompts:
                 self.explore([p.show for p in step.prompts if p.show], stdin)
             if outcome.stdout.strip():
@@ -214,16 +256,13 @@ class Player:
             if outcome.error and outcome.unexpected_error:
                 self.say(f"  the step raised {outcome.error['name']}: {outcome.error['message']}")
             if step.explain:
-                self.block(step.explain, "  ")
-        return True
+                self.markdown(step.explain)
+            if flow.advance() == "end":
+                return True
 
     def summary(self, finished: bool) -> None:
-        t = self.tally
-        judged = t["correct"] + t["partial"] + t["incorrect"]
         state = "finished" if finished else "stopped"
-        self.say(f"\n{state}: {t['correct']} of {judged} correct"
-                 + (f", {t['partial']} partly right" if t["partial"] else "")
-                 + (f", {t['revealed']} revealed" if t["revealed"] else ""))
+        self.say(f"\n{state}: {self.flow.tally().text()}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -241,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
         if why:
             player.say(f"{lesson.id} is skipped here: it {why}.")
             return 0
-        with LessonRun(kernel, lesson, timeout=args.timeout) as lesson_run:
+        with LessonRun(kernel, player.lesson, timeout=args.timeout) as lesson_run:
             finished = player.play(lesson_run, sys.stdin)
     except KernelError as exc:
         print(f"tutor play: {exc}", file=sys.stderr)

@@ -7,6 +7,8 @@ import json
 import sys
 
 from tutor.commands.common import add_path_option, catalog_for
+from tutor.course import course_lessons
+from tutor.markup import plain_inline
 from tutor.progress import Calibration, Day, ProgressStore, summarize
 
 MARKS = {"new": " ", "tried": "~", "done": "✓", "perfect": "★"}
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                          "reviews": d.reviews} for d in days]}, indent=2))
     else:
         width = max((len(r.lesson) for r in rows), default=10)
-        title_of = {x.id: x.title for x in catalog.lessons}
+        title_of = {x.id: plain_inline(x.title) for x in catalog.lessons}  # no Markdown marks
         current = None
         for r in rows:
             pack = catalog.pack_of.get(r.lesson)
@@ -60,11 +62,12 @@ def run(args: argparse.Namespace) -> int:
                   f"{r.attempts:3d} {'answer ' if r.attempts == 1 else 'answers'}  {acc} right  "
                   f"{r.hints:2d} {'hint ' if r.hints == 1 else 'hints'}  "
                   f"{title_of.get(r.lesson, '')}")
-        counted = [r for r in rows if r.lesson in known]
+        course = {x.id for x in course_lessons(catalog)}  # as the app counts: no samples
+        counted = [r for r in rows if r.lesson in course]
         done = sum(r.status in ("done", "perfect") for r in counted)
         total = sum(r.attempts for r in rows)
         right = sum(r.correct for r in rows)
-        print(f"\n{done} of {len(counted)} lessons done "
+        print(f"\n{done} of {len(counted)} lessons of the course done "
               f"({sum(r.status == 'perfect' for r in counted)} perfect); "
               f"{total} answer{'' if total == 1 else 's'}, {right} right"
               + (f" ({right / total:.0%})" if total else ""))

@@ -1,4 +1,5 @@
-"""`tutor record PATH... [--check] [--force]`: write every `answer:` from the live value."""
+"""`tutor record PATH... [--check] [--force] [--fix]`: write every `answer:` from the
+live value (missing ones; wrong ones only with `--fix`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from tutor.authoring.record import RecordResult, record_file
 from tutor.kernel import Kernel, KernelError
-from tutor.lesson.catalog import lesson_files
+from tutor.lesson.files import lesson_files, not_a_lesson
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true",
                         help="rewrite every answer in the canonical notation, even those "
                         "already judged correct")
+    parser.add_argument("--fix", action="store_true",
+                        help="also replace answers that are judged wrong (without it they "
+                        "are reported as problems: the mistake may be in the code)")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="lessons run in parallel (default: number of CPUs)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -48,7 +52,8 @@ def _report(result: RecordResult, check: bool) -> None:
                 print(f"{where} drift: {_show(ch.old)} is not judged correct; the live value "
                       f"is {_show(ch.new)} (`tutor record {result.file}` writes it)")
         elif result.written:
-            was = "was missing" if ch.old is None else f"was {_show(ch.old)}"
+            was = "was missing" if ch.old is None else f"was {_show(ch.old)}" + (
+                ", judged wrong" if ch.failing else "")
             print(f"{where} {_show(ch.new)}  ({was})")
 
 
@@ -58,7 +63,11 @@ def run(args: argparse.Namespace) -> int:
         if not root.exists():
             print(f"{root}: no such file or directory", file=sys.stderr)
             return 2
-        files += [f for f in lesson_files(root) if f.name != "pack.yaml"]
+        why = not_a_lesson(root) if root.is_file() else None
+        if why:
+            print(f"{root}: {why}", file=sys.stderr)
+            return 2
+        files += lesson_files(root)
     kernel = Kernel()
     kernel.start()
     try:
@@ -69,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     def one(path: Path) -> RecordResult:
-        return record_file(kernel, path, check=args.check, force=args.force,
+        return record_file(kernel, path, check=args.check, force=args.force, fix=args.fix,
                            timeout=args.timeout)
 
     results = []

@@ -1,8 +1,8 @@
 """`tutor show LESSON [--step N] graph EXPR | storage [EXPR] | tree EXPR`: draw what a
 printout hides.
 
-Runs the lesson live up to and including step N (0-based, as in `tutor check
---json`; default: the last step), then asks the kernel about the lesson's
+Runs the lesson live up to and including step N (numbered from 1, as everywhere
+tutor shows steps; default: the last step), then asks the kernel about the lesson's
 namespace and prints the picture in box-drawing text.  A step that raises does
 not stop the run (lessons raise on purpose); a timeout or a crash does.
 """
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a Python expression in the lesson's namespace (quote it if it "
                         "has spaces or shell characters)")
     parser.add_argument("--step", type=int, default=None, metavar="N",
-                        help="run steps 0..N before drawing (0-based; default: the last)")
+                        help="run steps 1..N before drawing (default: all of them)")
     add_path_option(parser)
     parser.add_argument("--width", type=int, default=None, metavar="COLUMNS",
                         help="fit the picture to COLUMNS (default: the terminal's, else 80)")
@@ -59,10 +59,10 @@ def run(args: argparse.Namespace) -> int:
     except LessonError as exc:
         print(exc, file=sys.stderr)
         return 2
-    last = len(lesson.steps) - 1
-    upto = last if args.step is None else args.step
-    if not 0 <= upto <= last:
-        print(f"tutor show: {lesson.id} has steps 0 to {last}; there is no step {args.step}",
+    count = len(lesson.steps)
+    upto = count - 1 if args.step is None else args.step - 1
+    if not 0 <= upto < count:
+        print(f"tutor show: {lesson.id} has steps 1 to {count}; there is no step {args.step}",
               file=sys.stderr)
         return 2
     kernel = Kernel()

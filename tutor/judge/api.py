@@ -3,6 +3,7 @@ the answer entry may show (entry_examples, gives_away)."""
 
 from __future__ import annotations
 
+import random
 import re
 from functools import lru_cache
 
@@ -42,20 +43,32 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     return kind.read(text, spec)
 
 
-def entry_examples(spec: JudgeSpec, live: Obs | None = None) -> list[str]:
+def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = None,
+                   seed: str = "") -> list[str]:
     """The kind's example answers, without those that would be right for `live`
-    (all of them when the live value is not known yet)."""
+    (all of them when the live value is not known yet).
+
+    With `n`, at most `n` of them, picked by `seed` and kept in the registry's order:
+    were the first `n` always shown, the one missing would point at the answer.  The
+    same seed gives the same pick (a question shows the same examples each time)."""
     kind = REGISTRY.get(spec.kind)
     if kind is None:
         return []
-    if live is None:
-        return list(kind.examples)
-    return [e for e in kind.examples if not is_right(kind, spec, e, live)]
+    pool = list(kind.examples) if live is None else \
+        [e for e in kind.examples if not is_right(kind, spec, e, live)]
+    if n is None or n >= len(pool):
+        return pool
+    pick = set(random.Random(f"{spec.kind}:{seed}").sample(pool, max(n, 0)))
+    return [e for e in pool if e in pick]
 
 
 def _how(kind: Kind, spec: JudgeSpec, live: Obs | None) -> str:
-    examples = entry_examples(spec, live) if not kind.names_options else []
-    return how_to(kind.how_to(spec), examples[:3])
+    """How to write one: for an author (no live value) with all the kind's examples,
+    for a learner with three that are wrong here, the same three for a prompt."""
+    if kind.names_options:
+        return how_to(kind.how_to(spec), [])
+    n = None if live is None else 3
+    return how_to(kind.how_to(spec), entry_examples(spec, live, n, repr(spec)))
 
 
 def _answer_text(kind: Kind, text: str) -> str:

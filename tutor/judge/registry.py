@@ -1,7 +1,7 @@
 """The kinds of prediction a prompt can have: one record per kind, in one table.
 
 A `Kind` says everything about its kind: how it is described (lesson schema,
-docs), what the answer entry shows (`label`, `examples`, `entry`, `note`), how an
+docs), what the answer entry shows (`label`, `examples`, `entry`), how an
 unreadable answer is told how to write one (`how`), how an answer is read
 (`read`) and compared with the live value (`compare`), how the live value is
 shown (`style`) and written as an answer (`notate`), and a few facts the judge
@@ -9,8 +9,8 @@ needs (`outcome`, `judges_errors`, ...).  Adding a kind means adding one record.
 
     from tutor.kinds import REGISTRY
     kind = REGISTRY["number"]
-    kind.label       # "a number"
-    kind.examples    # ("3.5", "-0.25", "1e-3", "tensor(3.5)")
+    kind.label       # "a number, or None"
+    kind.examples    # ("3.5", "-0.25", "1e-3", "tensor(3.5)", "7", "0.125")
     kind.entry       # "line"
 
 `tutor.judge.entry_examples(spec, live)` gives the examples that are safe to
@@ -63,7 +63,10 @@ class Kind:
 
     name: str
     description: str  # one line: what the answer is, with forms (schema, docs)
-    label: str  # what to type, for the answer entry's placeholder
+    # what the answer entry reads, the same words for every prompt of the kind (so they
+    # never tell which answer is right), saying that None (for exceptions: no error; for
+    # printed output: nothing) is an answer too wherever it is one
+    label: str
     examples: tuple[str, ...]  # answers of this kind, for format only (shown as "e.g. ...")
     entry: str  # the answer entry: line, items, yes_no, choice or lines (multi-line)
     how: str  # how to write one: ends an unreadable answer's message
@@ -71,7 +74,6 @@ class Kind:
     compare: Comparer  # prediction, live value, spec, answer as typed -> Outcome
     notate: Callable[[Obs], list[str]]  # live value -> answer texts, best first
     style: Style = field(default_factory=Style)  # how the live value is shown
-    note: str = ""  # one more hint for the entry, if any
     natural: frozenset[str] = frozenset()  # observation types whose own kind this is
     outcome: bool = False  # may omit `expect`: the live value is then the step's outcome
     judges_errors: bool = False  # a live exception is a value to judge, not a lesson bug
@@ -178,7 +180,8 @@ def _choice_comparer(pred: Pred, live: Obs, spec: JudgeSpec, text: str) -> Outco
 _KINDS = (
     Kind(
         "number", "A single number, e.g. a gradient: 0.6, 1.6094, 6e-1, 3/5, tensor(0.6000).",
-        label="a number", examples=("3.5", "-0.25", "1e-3", "tensor(3.5)"), entry="line",
+        label="a number, or None", examples=("3.5", "-0.25", "1e-3", "tensor(3.5)", "7", "0.125"),
+        entry="line",
         how="Type one number",
         read=_value_reader(rv.read_number_pred, number_words=True),
         compare=_adapt(NumP, cv.compare_number, tolerance=True, answer=True),
@@ -187,8 +190,9 @@ _KINDS = (
     ),
     Kind(
         "tensor", "A tensor by shape and values: tensor([3., 1.]), [3, 1] or torch.zeros(2, 3).",
-        label="a tensor's values",
-        examples=("tensor([7., 9.])", "[[1, 0], [0, 1]]", "[True, False]", "torch.zeros(2, 3)"),
+        label="a tensor's values, or None",
+        examples=("tensor([7., 9.])", "[[1, 0], [0, 1]]", "[True, False]", "[5, 6]",
+                  "torch.zeros(2, 3)"),
         entry="line", how="Write a tensor by its values",
         read=_value_reader(read_tensor_pred),
         compare=_adapt(TensorP, cv.compare_tensor, tolerance=True),
@@ -205,8 +209,8 @@ _KINDS = (
     Kind(
         "text", "An exact name such as a grad_fn, a type or a string; case counts for strings "
         "such as attribute names.",
-        label="an exact name", examples=("SinBackward0", "float16", "Linear"), entry="line",
-        note="case counts for attribute and key names, not for type names",
+        label="an exact name, or None", examples=("SinBackward0", "float16", "Linear"),
+        entry="line",
         how="Type the name",
         read=_read_text, compare=_adapt(TextP, cw.compare_text),
         notate=sn.text_candidates, style=Style(quote_strings=False),
@@ -215,7 +219,7 @@ _KINDS = (
     ),
     Kind(
         "choice", "One of the prompt's `choices`, by text or by number.",
-        label="a choice", examples=(), entry="choice",
+        label="one of the choices", examples=(), entry="choice",
         how="Pick one of: {choices}",
         read=_read_choice, compare=_choice_comparer,
         notate=sn.choice_candidates, style=Style(quote_strings=False),
@@ -223,7 +227,8 @@ _KINDS = (
     ),
     Kind(
         "set", "Names in any order, e.g. state_dict keys: ['a', 'b'] or a, b.",
-        label="items in any order, separated by commas", examples=("['w', 'v']", "[]"),
+        label="items in any order, separated by commas; or None",
+        examples=("['w', 'v']", "x, y", "'a', 'b'", "[]"),
         entry="items", how="List the items (brackets and quotes are optional)",
         read=_value_reader(rv.read_items_pred, none_phrases=False),
         compare=_adapt(SeqP, _items(False), tolerance=True),
@@ -232,7 +237,8 @@ _KINDS = (
     ),
     Kind(
         "list", "Names or values in order: ['a', 'b'] or a, b.",
-        label="items in order, separated by commas", examples=("['w', 'v']", "[]"),
+        label="items in order, separated by commas; or None",
+        examples=("['w', 'v']", "x, y", "'a', 'b'", "[]"),
         entry="items", how="List the items in order (brackets and quotes are optional)",
         read=_value_reader(rv.read_items_pred, none_phrases=False),
         compare=_adapt(SeqP, _items(True), tolerance=True),
@@ -240,15 +246,16 @@ _KINDS = (
     ),
     Kind(
         "shape", "A shape: (2, 3), torch.Size([2, 3]) or 2x3.",
-        label="a shape", examples=("(4, 5)", "torch.Size([4, 5])", "4x5", "(7,)", "()"),
-        entry="line", note="() for a scalar", how="Write a shape",
+        label="a shape, or None", examples=("(4, 5)", "torch.Size([4, 5])", "4x5", "(7,)", "()"),
+        entry="line", how="Write a shape",
         read=_value_reader(rv.read_shape_pred), compare=_adapt(ShapeP, cv.compare_shape),
         notate=sn.shape_candidates, style=Style(view=sd.view_shape),
         natural=frozenset({"size"}), needs_values=False,
     ),
     Kind(
         "dtype", "A dtype: torch.float32, float32, float, long.",
-        label="a dtype", examples=("torch.float16", "half", "int8", "torch.bfloat16"),
+        label="a dtype, or None",
+        examples=("torch.float16", "float16", "half", "int8", "torch.bfloat16"),
         entry="line", how="Write a dtype",
         read=_value_reader(rv.read_dtype_pred), compare=_adapt(DtypeP, cv.compare_dtype),
         notate=sn.dtype_candidates, style=Style(view=sd.view_dtype),
@@ -256,8 +263,8 @@ _KINDS = (
     ),
     Kind(
         "exception", "The exception raised (RuntimeError), 'raises', or 'no error'.",
-        label="an exception name, or: no error",
-        examples=("IndexError", "TypeError", "KeyError"), entry="line",
+        label="the exception's name, or: no error",
+        examples=("IndexError", "TypeError", "KeyError", "no error"), entry="line",
         how="Name the exception raised, or say it raises, or no error",
         read=_read_exception, compare=_adapt(ExcP, cw.compare_exception),
         notate=sn.exception_candidates, style=Style(view=sd.view_exception, none="no error"),
@@ -266,7 +273,7 @@ _KINDS = (
     ),
     Kind(
         "same_storage", "Whether two tensors share memory: yes/no.",
-        label="yes or no", examples=(), entry="yes_no",
+        label="yes (one memory) or no", examples=(), entry="yes_no",
         how="Say yes (they share memory) or no (separate memory)",
         read=_read_storage, compare=_adapt(BoolP, cw.compare_storage),
         notate=sn.yes_no_candidates, style=Style(view=sd.view_bool, yes_no=True),
@@ -274,8 +281,8 @@ _KINDS = (
     ),
     Kind(
         "stdout", "What the step printed; whitespace differences are ignored.",
-        label="what it prints", examples=(), entry="lines",
-        note="type the printed lines exactly", how="Type what it prints, or 'nothing'",
+        label="the printed lines, or: nothing", examples=(), entry="lines",
+        how="Type what it prints, or 'nothing'",
         read=_read_stdout, compare=_adapt(StdoutP, cw.compare_stdout),
         notate=sn.stdout_candidates, style=Style(quote_strings=False),
         outcome=True, none_is_value=True, verbatim=True,

@@ -180,11 +180,11 @@ class Kernel:
         if self.mode == "spawn" and not self.info:  # learn the versions from one run
             spare = self._spawn_session(0, {}, timeout)
             with self._lock:
-                if self._spare is None:
+                keep = self._spare is None
+                if keep:
                     self._spare = Future()
                     self._spare.set_result(spare)
-                    spare = None
-            if spare is not None:
+            if not keep:
                 spare.close()
         return self.info
 
@@ -300,7 +300,7 @@ class Kernel:
             spare, self._spare = self._spare, None
         if spare is not None:
             spare.add_done_callback(
-                lambda f: f.exception() is None and f.result().close())  # type: ignore[func-returns-value]
+                lambda f: f.exception() is None and f.result().close())
 
     def __enter__(self) -> Kernel:
         self.start()

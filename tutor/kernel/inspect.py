@@ -306,7 +306,7 @@ def storage(namespace: dict[str, Any], observer: obs.Observer, value: Any = None
                 entry.update(offset=int(t.storage_offset()), stride=list(t.stride()),
                              contiguous=bool(t.is_contiguous()), cells=_cells(t))
             if base is not None:
-                entry["view_of"] = (names.get(id(base)) or [None])[0]
+                entry["view_of"] = next(iter(names.get(id(base), ())), None)
             entries.append(entry)
         item: dict[str, Any] = {"label": label, "tensors": entries}
         if label is not None:
@@ -317,7 +317,7 @@ def storage(namespace: dict[str, Any], observer: obs.Observer, value: Any = None
                 nbytes=int(first.untyped_storage().nbytes()),
                 device=str(first.device),
                 made_by=type(made.grad_fn).__name__ if made.grad_fn is not None else "created",
-                made_by_name=(names.get(id(made)) or [None])[0],
+                made_by_name=next(iter(names.get(id(made), ())), None),
             )
         storages.append(item)
     out: dict[str, Any] = {"type": "storage", "expr": expr, "storages": storages,
@@ -405,7 +405,7 @@ def tree(value: Any, expr: str, namespace: dict[str, Any] | None = None) -> dict
         for pname, p in m._parameters.items():
             if p is not None:
                 node["params"].append(param(pname, p))
-        non_persistent = getattr(m, "_non_persistent_buffers_set", set())
+        non_persistent: set[str] = getattr(m, "_non_persistent_buffers_set", set())
         for bname, b in m._buffers.items():
             if b is not None:
                 node["buffers"].append(param(bname, b, persistent=bname not in non_persistent))

@@ -329,7 +329,7 @@ def _run(reply: dict[str, Any], request: dict[str, Any]) -> None:
     observations = need_list(reply.get("observations"), "observations", 10_000)
     asked = len(request.get("prompts") or ())
     if reply.get("interrupted") or (asked and not observations and reply.get("error")):
-        expected = (0, asked)  # stopped before observing, or a syntax error
+        expected: tuple[int, ...] = (0, asked)  # stopped before observing, or a syntax error
     else:
         expected = (asked,)
     if len(observations) not in expected:

@@ -3,7 +3,8 @@
 This runs in the forked child of the zygote (or in a spawned process where fork
 is unavailable).  It imports torch.  Requests (JSON objects with an `op`):
 
-* `run`   {code, step, prompts: [{kind, expect}]} -> {stdout, stderr, error, observations}
+* `run`   {code, step, prompts: [{kind, expect}], label?} -> {stdout, stderr, error,
+           observations}  (`label`: the file name tracebacks show, e.g. "<pack setup>")
 * `repl`  {code} -> {stdout, stderr, value, error}
 * `observe` {expr} -> {observation}
 * `inspect` {what: graph|storage|tree, expr} -> {picture} (see tutor/kernel/inspect.py)
@@ -287,8 +288,8 @@ class LessonSession:
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
-        step = req.get("step", 0)
-        name = _remember(f"<lesson step {step}>", req["code"])
+        step = req.get("step", 0)  # 0-based; tracebacks number steps from 1, as people read them
+        name = _remember(req.get("label") or f"<lesson step {step + 1}>", req["code"])
         code = compile(req["code"], name, "exec")
         self.forks.drain()
         forks = self.forks.count
@@ -297,7 +298,7 @@ class LessonSession:
         if returned and error is None:
             error = ForkedChildError(returned)
         stdout, stderr = self._outputs()
-        if self._stopped(error):
+        if error is not None and self._stopped(error):
             return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
                     "observations": [], "interrupted": True}
         observations = [self._observe_prompt(p, error, stdout) for p in req.get("prompts", ())]
@@ -404,7 +405,7 @@ class LessonSession:
             self.interrupted = False
             reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
             try:
-                handler = handlers[op]
+                handler = handlers[str(op)]
                 reply.update(handler(req))
             except KeyError:
                 reply = {"id": req.get("id"), "ok": False, "error": f"unknown op {op!r}"}

@@ -17,7 +17,8 @@ torch copy-on-write and starts in milliseconds.  The control protocol (JSON line
 Every lesson run is contained (see docs/security.md):
 
 * the child calls setsid, gets SIGKILL when the zygote dies (PDEATHSIG), runs in a
-  private temporary directory with stdin on /dev/null and fd 1/2 on a capture file;
+  private temporary directory (the directory tutor was started in is taken off its
+  import path) with stdin on /dev/null and fd 1/2 on a capture file;
 * rlimits: no core files, file size, address space, CPU time (re-armed per request
   by the session), and RLIMIT_NPROC when not root;
 * processes: a watchdog in the zygote counts each run's tasks (processes and
@@ -204,6 +205,7 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+        forget_start_dir(os.getcwd())
         os.chdir(workdir)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
@@ -238,6 +240,16 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
                 pass
             remove_tree(workdir, 10.0)  # what is left, the zygote's cleaner removes
         os._exit(code)
+
+
+def forget_start_dir(start: str) -> None:
+    """Take the directory tutor was started in off the import path (`python -m` put it
+    first), so lesson code cannot import an author's local modules: what passes
+    `tutor check` in a pack's directory must pass for a learner anywhere.  Kept only
+    when tutor itself is imported from there (a source checkout run in place)."""
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path[:] = [p for p in sys.path
+                   if os.path.abspath(p or ".") != start or os.path.abspath(p or ".") == here]
 
 
 @dataclass

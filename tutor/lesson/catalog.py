@@ -1,14 +1,10 @@
 """Find lessons: the bundled packs, `--path` directories, `TUTOR_PATH` and installed packs.
 
-An installed pack is a Python distribution declaring an entry point in the group
-`tutor.lessons`; its value is either a module (`mypack.lessons`: the lessons are in
-the module's directory, or in a `lessons/` directory inside it; the module is
-located, not imported) or a callable (`mypack:lesson_dir`) returning the directory.
-
-A PATH may be a lesson file or a directory searched at any depth for `*.yaml` /
-`*.yml` files.  A directory holding a `pack.yaml` manifest is a pack; lessons in a
-directory without one belong to a pack named after the directory.  Broken files do
-not stop discovery: they are collected as errors beside the lessons that loaded.
+Which files are lessons is decided by one rule (`tutor.lesson.files`); installed
+packs are found through entry points (`tutor.lesson.installed`).  A directory
+holding a `pack.yaml` manifest is a pack; lessons in a directory without one belong
+to a pack named after the directory.  Broken files do not stop discovery: they are
+collected as errors beside the lessons that loaded.
 """
 
 from __future__ import annotations
@@ -18,13 +14,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tutor.lesson.files import PACK_FILE, SUFFIXES, lesson_files, not_a_lesson, pack_manifest
+from tutor.lesson.installed import ENTRY_POINT_GROUP, InstalledPack, installed_packs, same_pack
 from tutor.lesson.loader import LessonError, display_name, load_lesson, load_pack
 from tutor.lesson.model import Lesson, Pack
 from tutor.lesson.validate import Problem
 
-PACK_FILE = "pack.yaml"
-SUFFIXES = (".yaml", ".yml")
-ENTRY_POINT_GROUP = "tutor.lessons"
+__all__ = ["ENTRY_POINT_GROUP", "PACK_FILE", "SUFFIXES", "Catalog", "bundled_dir", "env_paths",
+           "find_lesson", "lesson_files", "load_catalog", "select"]
 
 
 def bundled_dir() -> Path:
@@ -39,68 +36,14 @@ def env_paths() -> list[Path]:
     return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
 
 
-def entry_point_paths() -> tuple[list[tuple[Path, str]], list[LessonError]]:
-    """Lesson directories of installed packs (entry point group `tutor.lessons`)."""
-    import importlib.util
-    from importlib.metadata import entry_points
-
-    found: list[tuple[Path, str]] = []
-    errors: list[LessonError] = []
-    seen: set[str] = set()
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
-        if ep.name in seen:
-            continue
-        seen.add(ep.name)
-        dist = getattr(ep, "dist", None)
-        source = f"entry point {ep.name}" + (f" from {dist.name}" if dist is not None else "")
-        try:
-            if ep.attr:  # a callable returning the directory
-                path = Path(ep.load()())
-            else:  # a module: find its directory without importing it
-                spec = importlib.util.find_spec(ep.module)
-                if spec is None:
-                    raise ImportError(f"no module named {ep.module!r}")
-                locations = list(spec.submodule_search_locations or ())
-                path = Path(locations[0]) if locations else Path(spec.origin or "").parent
-                if (path / "lessons").is_dir():
-                    path = path / "lessons"
-        except Exception as exc:  # noqa: BLE001 - a broken pack must not stop the catalog
-            errors.append(
-                LessonError.at(
-                    source, f"cannot find the lessons of {ep.value!r}: {type(exc).__name__}: {exc}"
-                )
-            )
-            continue
-        found.append((path, source))
-    return found, errors
-
-
-def lesson_files(root: Path) -> list[Path]:
-    """Every lesson file under `root` (or `root` itself), in a stable order.
-
-    A `root` that is not a directory is returned as it is, whatever it is (a FIFO, a
-    device): reading it says what is wrong with it.  Likewise for `*.yaml` entries
-    under a directory that are not directories (a FIFO there is reported, not read).
-    """
-    if not root.is_dir():
-        return [root]
-    files = [
-        p
-        for p in root.rglob("*")
-        if p.suffix in SUFFIXES
-        and p.name != PACK_FILE
-        and not p.is_dir()  # (a FIFO or a device named *.yaml is reported, never read)
-        and not any(part.startswith(".") for part in p.relative_to(root).parts)
-    ]
-    return sorted(files)
-
-
 @dataclass
 class Catalog:
     lessons: list[Lesson] = field(default_factory=list)
     packs: dict[Path, Pack] = field(default_factory=dict)  # directory -> pack
     pack_of: dict[str, Pack] = field(default_factory=dict)  # lesson id -> pack
     errors: list[LessonError] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # e.g. an installed pack without lessons
+    installed_of: dict[str, InstalledPack] = field(default_factory=dict)  # lesson id -> its pack
 
     def get(self, lesson_id: str) -> Lesson | None:
         return next((x for x in self.lessons if x.id == lesson_id), None)
@@ -110,29 +53,58 @@ class Catalog:
         return [p for e in self.errors for p in e.problems]
 
 
-def _pack_for(path: Path, root: Path, catalog: Catalog, source: str) -> Pack:
-    """The nearest pack.yaml between the lesson's directory and the search root."""
-    directory = path.parent
-    stop = root if root.is_dir() else root.parent
-    d = directory
-    while True:
-        if d in catalog.packs:
-            return catalog.packs[d]
-        manifest = d / PACK_FILE
-        if manifest.is_file():
-            try:
-                pack = load_pack(manifest, source)
-            except LessonError as exc:
-                catalog.errors.append(exc)
-                pack = Pack(d, d.name.replace("-", " ").replace("_", " "), source=source)
-            catalog.packs[d] = pack
-            return pack
-        if d == stop or d.parent == d:
-            break
-        d = d.parent
+def _pack_for(path: Path, catalog: Catalog, source: str) -> Pack:
+    """The pack of a lesson file: its pack.yaml (`pack_manifest`), else its directory."""
+    manifest = pack_manifest(path)
+    directory = manifest.parent if manifest is not None else path.parent
+    if directory in catalog.packs:
+        return catalog.packs[directory]
     pack = Pack(directory, directory.name.replace("-", " ").replace("_", " "), source=source)
+    if manifest is not None:
+        try:
+            pack = load_pack(manifest, source)
+        except LessonError as exc:
+            catalog.errors.append(exc)
     catalog.packs[directory] = pack
     return pack
+
+
+@dataclass(frozen=True)
+class _Root:
+    path: Path
+    source: str
+    installed: InstalledPack | None = None
+
+
+def _roots(paths: Sequence[Path], with_env: bool, with_bundled: bool,
+           catalog: Catalog) -> list[_Root]:
+    roots = [_Root(Path(p), "path") for p in paths]
+    if with_bundled:
+        roots.insert(0, _Root(bundled_dir(), "bundled"))
+    if with_env:
+        roots += [_Root(p, "TUTOR_PATH") for p in env_paths()]
+        installed, broken = installed_packs()
+        roots += [_Root(pack.path, pack.source, pack) for pack in installed]
+        catalog.errors += [LessonError.at(b.source, b.message) for b in broken]
+    return roots
+
+
+def _duplicate(file: Path, lesson_id: str, other: Path) -> LessonError:
+    return LessonError.at(
+        display_name(file),
+        f"duplicate lesson id {lesson_id!r}: already used by {display_name(other)}; ids must "
+        "be unique across all packs (rename one, e.g. with a pack prefix)",
+        *_id_pos(file),
+        "id",
+    )
+
+
+def _empty_pack(pack: InstalledPack) -> Problem:
+    return Problem(
+        pack.source, 1, 1, "",
+        f"holds no lessons: no lesson file in {pack.path}; a package built with setuptools "
+        "ships YAML files only when they are declared as package data (see \"Ship it as a "
+        "Python package\" in docs/authoring.md)", "warning")
 
 
 def load_catalog(
@@ -142,24 +114,26 @@ def load_catalog(
     TUTOR_PATH and the packs installed through entry points.
 
     Ids must be unique: a second lesson with an id already seen is reported as an
-    error at its `id:` line and left out.
+    error at its `id:` line and left out, unless it is an installed copy of the pack
+    the first one is in (`pip install .` of a pack's repository): then the copy is
+    shadowed, silently.
     """
-    roots: list[tuple[Path, str]] = [(Path(p), "path") for p in paths or ()]
-    if with_bundled if with_bundled is not None else not paths:
-        roots.insert(0, (bundled_dir(), "bundled"))
     catalog = Catalog()
-    if with_env:
-        roots += [(p, "TUTOR_PATH") for p in env_paths()]
-        installed, errors = entry_point_paths()
-        roots += installed
-        catalog.errors += errors
+    bundled = with_bundled if with_bundled is not None else not paths
     seen: dict[str, Lesson] = {}
     loaded: set[Path] = set()  # resolved paths of the files read (was O(n^2): issue #6)
-    for root, source in roots:
-        if not root.exists():
-            catalog.errors.append(LessonError.at(str(root), "no such file or directory"))
+    for root in _roots(list(paths or ()), with_env, bundled, catalog):
+        if not root.path.exists():
+            catalog.errors.append(LessonError.at(str(root.path), "no such file or directory"))
             continue
-        for file in lesson_files(root):
+        files = lesson_files(root.path)
+        if root.path.is_file() and not_a_lesson(root.path):
+            catalog.errors.append(LessonError.at(display_name(root.path),
+                                                 str(not_a_lesson(root.path))))
+            continue
+        if root.installed is not None and not files:
+            catalog.warnings.append(_empty_pack(root.installed))
+        for file in files:
             resolved = file.resolve()
             if resolved in loaded:
                 continue
@@ -169,23 +143,51 @@ def load_catalog(
             except LessonError as exc:
                 catalog.errors.append(exc)
                 continue
-            if lesson.id in seen:
-                catalog.errors.append(
-                    LessonError.at(
-                        display_name(file),
-                        f"duplicate lesson id {lesson.id!r}: already used by "
-                        f"{display_name(seen[lesson.id].file)}; ids must be unique across "
-                        "all packs (rename one, e.g. with a pack prefix)",
-                        *_id_pos(file),
-                        "id",
-                    )
-                )
+            first = seen.get(lesson.id)
+            if first is not None:
+                if root.installed is None or not same_pack(first.file, root.installed):
+                    catalog.errors.append(_duplicate(file, lesson.id, first.file))
                 continue
             seen[lesson.id] = lesson
-            catalog.pack_of[lesson.id] = _pack_for(file, root, catalog, source)
+            catalog.pack_of[lesson.id] = _pack_for(file, catalog, root.source)
+            if root.installed is not None:
+                catalog.installed_of[lesson.id] = root.installed
             catalog.lessons.append(lesson)
+    catalog.errors = _unique(catalog.errors)
     catalog.lessons = _course_order(catalog)
     return catalog
+
+
+def _unique(errors: list[LessonError]) -> list[LessonError]:
+    """Each error once (a broken pack.yaml is reported by every lesson of its pack)."""
+    seen: set[str] = set()
+    out = []
+    for error in errors:
+        if str(error) not in seen:
+            seen.add(str(error))
+            out.append(error)
+    return out
+
+
+def select(paths: Sequence[Path], others: Sequence[Path] = ()) -> Catalog:
+    """The lessons under `paths` only (what `check`, `lint` and `record` act on), with
+    their ids checked against every other pack tutor knows: the bundled ones, `others`
+    (`--path`), TUTOR_PATH and installed packs.  An installed copy of the same pack
+    is the same pack, not a duplicate; problems of the other packs are not reported."""
+    chosen = load_catalog(paths, with_env=False, with_bundled=False)
+    known = load_catalog(others, with_env=True, with_bundled=True)
+    chosen.warnings += known.warnings
+    for lesson in list(chosen.lessons):
+        other = known.get(lesson.id)
+        if other is None or other.file.resolve() == lesson.file.resolve():
+            continue
+        installed = known.installed_of.get(lesson.id)
+        if installed is not None and same_pack(lesson.file, installed):
+            continue
+        chosen.errors.append(_duplicate(lesson.file, lesson.id, other.file))
+        chosen.lessons.remove(lesson)
+        del chosen.pack_of[lesson.id]
+    return chosen
 
 
 def _course_order(catalog: Catalog) -> list[Lesson]:

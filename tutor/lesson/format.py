@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-import difflib
+import re
 from typing import Any
 
 import yaml
@@ -20,8 +20,9 @@ from tutor.lesson.spec import (
     Obj,
     Scalar,
     Str,
+    When,
 )
-from tutor.lesson.validate import Validation, join_path
+from tutor.lesson.validate import Problem, Validation, join_path
 from tutor.lesson.vary import MAX_VALUE_LEN, MAX_VARIANTS, PLACEHOLDER
 from tutor.lesson.vary_rules import check_vary
 
@@ -44,43 +45,29 @@ def _expr_problem(text: str) -> str | None:
     return None
 
 
-def _code_problem(text: str) -> str | None:
+def _check_code(value: dict[str, Any], node: yaml.Node, path: str, v: Validation,
+                key: str = "code") -> None:
+    """Python code that does not compile: reported at the offending line in the file."""
+    code = value.get(key)
+    if not code or (key == "code" and PLACEHOLDER.search(code)):  # (check_vary fills it in)
+        return
     try:
-        ast.parse(text, mode="exec")
+        ast.parse(code, mode="exec")
+        return
     except SyntaxError as exc:
-        return f"line {exc.lineno} of the code: {exc.msg}"
+        lineno, offset, why = exc.lineno or 1, exc.offset or 1, exc.msg
     except (ValueError, RecursionError, MemoryError):
-        return "the code cannot be parsed"
-    return None
+        lineno, offset, why = 1, 1, "the code cannot be parsed"
+    val = next(n for k, n in node.value if isinstance(k, yaml.ScalarNode) and k.value == key)
+    line, col = v.inside(val, lineno, offset)
+    v.problems.append(Problem(v.file, line, col, join_path(path, key),
+                              f"Python syntax error: {why} (line {lineno} of the code)"))
 
 
 def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
-    kind = value.get("kind")
-    expect = value.get("expect")
-    if kind is None:
-        return
+    """What the declarative rules cannot say: expressions and patterns that do not parse."""
     fields = {k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
-    misspelled = difflib.get_close_matches("expect", [k for k in fields if k != "expect"], n=1)
-    if expect is None and kind not in OUTCOME_KINDS and not misspelled:
-        v.error(
-            node,
-            path,
-            f"kind {kind!r} needs an `expect` expression "
-            f"(only {', '.join(sorted(OUTCOME_KINDS))} prompts may ask about the step's outcome)",
-        )
-    if kind == "same_storage" and expect is not None:
-        if not (isinstance(expect, list) and len(expect) == 2):
-            v.error(
-                fields["expect"][1],
-                join_path(path, "expect"),
-                "kind same_storage needs `expect: [a, b]`: the two tensors to compare",
-            )
-    elif isinstance(expect, list):
-        v.error(
-            fields["expect"][1],
-            join_path(path, "expect"),
-            "a list of two expressions is only for kind same_storage",
-        )
+    expect = value.get("expect")
     exprs = expect if isinstance(expect, list) else [expect] if expect else []
     for i, expr in enumerate(exprs):
         if expr is None or PLACEHOLDER.search(expr):  # checked filled in, by check_vary
@@ -90,21 +77,37 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
             node_e = fields["expect"][1]
             target = node_e.value[i] if isinstance(node_e, yaml.SequenceNode) else node_e
             v.error(target, join_path(path, "expect"), f"{expr!r} is {problem}")
-    if kind == "choice" and not value.get("choices"):
-        v.error(node, path, "kind choice needs `choices:` (a list of the options)")
-    if kind != "choice" and value.get("choices"):
-        v.error(
-            fields["choices"][0], join_path(path, "choices"), "`choices` is only for kind choice"
-        )
+    pattern = value.get("match")
+    if pattern is not None:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            v.error(fields["match"][1], join_path(path, "match"),
+                    f"{pattern!r} is not a valid regular expression: {exc}; `match` is a "
+                    "Python regular expression searched for in the exception's message "
+                    "(escape ( ) [ ] . * + ? with a backslash to mean the character)")
 
 
 def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
-    code = value.get("code")
-    if code and not PLACEHOLDER.search(code):  # else checked filled in, by check_vary
-        problem = _code_problem(code)
-        if problem:
-            key, val = next((k, n) for k, n in node.value if k.value == "code")
-            v.error(val, join_path(path, "code"), f"Python syntax error at {problem}")
+    _check_code(value, node, path, v)
+
+
+PROMPT_RULES = (
+    When("kind", tuple(sorted(OUTCOME_KINDS)), negate=True, require=("expect",),
+         message="kind {value!r} needs an `expect` expression (only "
+         + ", ".join(sorted(OUTCOME_KINDS)) + " prompts may ask about the step's outcome)"),
+    When("kind", ("same_storage",),
+         shape=(("expect", ListOf(item=Str(max_len=EXPR_MAX), min_items=2, max_items=2)),),
+         message="kind same_storage needs `expect: [a, b]`: the two tensors to compare"),
+    When("kind", ("same_storage",), negate=True, shape=(("expect", Str(max_len=EXPR_MAX)),),
+         message="a list of two expressions is only for kind same_storage"),
+    When("kind", ("choice",), require=("choices",),
+         message="kind choice needs `choices:` (a list of the options)"),
+    When("kind", ("choice",), negate=True, forbid=("choices",),
+         message="`choices` is only for kind choice"),
+    When("kind", ("exception",), negate=True, forbid=("match",),
+         message="`match` is only for kind exception (a pattern for the exception's message)"),
+)
 
 
 TOLERANCE = Obj(
@@ -121,6 +124,7 @@ PROMPT = Obj(
     name="prompt",
     doc="One question asked after the step's code has run.",
     checks=(_check_prompt,),
+    rules=PROMPT_RULES,
     fields={
         "ask": Field(Str(max_len=2000), required=True, doc="The question, in Markdown."),
         "kind": Field(
@@ -164,6 +168,13 @@ PROMPT = Obj(
         ),
         "show": Field(
             Str(max_len=200), doc="A picture to offer after the verdict, e.g. `graph z`."
+        ),
+        "match": Field(
+            Str(max_len=2000, format="regex"),
+            doc="For `exception` prompts: a Python regular expression that must be found in "
+            "the exception's message (`re.search`). `tutor check` fails when the code raises "
+            "the right type with another message; the learner sees the message after the "
+            "verdict.",
         ),
     },
 )
@@ -261,9 +272,14 @@ LESSON = Obj(
     },
 )
 
+def _check_pack(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
+    _check_code(value, node, path, v, "setup")
+
+
 PACK = Obj(
     name="pack",
     doc="A pack manifest (pack.yaml): a directory of lessons read as one course unit.",
+    checks=(_check_pack,),
     fields={
         "title": Field(Str(max_len=200), required=True),
         "description": Field(Str(max_len=5000)),
@@ -271,6 +287,12 @@ PACK = Obj(
         "lessons": Field(
             ListOf(item=Str(max_len=120), max_items=1000),
             doc="Lesson ids in course order; unlisted lessons follow, by file name.",
+        ),
+        "setup": Field(
+            Str(max_len=100_000),
+            doc="Python run before the first step of every lesson of this pack, in the "
+            "lesson's namespace: shared imports, helper functions and model classes. "
+            "The learner sees it before the first step.",
         ),
     },
 )

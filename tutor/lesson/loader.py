@@ -10,9 +10,11 @@ against `tutor.lesson.format` and turned into the frozen model.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
@@ -20,7 +22,17 @@ import yaml
 
 from tutor.judge import Tolerance
 from tutor.lesson import format as fmt
-from tutor.lesson.model import DEFAULT_TIMEOUT, Lesson, Pack, Pos, Prompt, Requires, Step
+from tutor.lesson.files import pack_manifest
+from tutor.lesson.model import (
+    DEFAULT_TIMEOUT,
+    Lesson,
+    Pack,
+    Pos,
+    Prompt,
+    Requires,
+    Setup,
+    Step,
+)
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
 from tutor.lesson.vary import expand, instantiate
@@ -101,6 +113,7 @@ def compose(text: str, name: str) -> yaml.Node:
     try:
         for event in yaml.parse(text, Loader=_Loader):
             where = event.start_mark
+            assert where is not None  # (pyyaml's events always carry their position)
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise LessonError.at(
                     name,
@@ -169,13 +182,18 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
         if bracket not in ("[", "{"):  # e.g. "while parsing a flow node" at the end
             found = _unclosed_bracket(lines[:line])
             if found is not None:
-                opened = yaml.Mark("", 0, found[0], found[1], None, None)
+                opened = yaml.Mark("", 0, found[0], found[1], None, 0)
                 bracket = lines[found[0]][found[1]]
         bracket = bracket if bracket in ("[", "{") else "["
         close = {"[": "]", "{": "}"}[bracket]
+        inner = lines[opened.line][opened.column + 1:]
+        quote = ""
+        if any(ch in inner for ch in "([{"):  # e.g. [tensor([1., 2.])]: an item with brackets
+            quote = "; or, if an item has brackets, parentheses or commas inside, quote it " \
+                "(YAML reads [ ] { } and , as its own): [\"tensor([1., 2.])\"]"
         return opened.line + 1, opened.column + 1, \
             f"this '{bracket}' is never closed, or its items are not separated by commas: " \
-            f"add the missing '{close}' or ','"
+            f"add the missing '{close}' or ','{quote}"
     if "cannot start any token" in problem and here:
         return line, col, f"a value cannot start with {here!r}: put the whole value in " \
             f"quotes, e.g. \"{here}...\""
@@ -213,8 +231,9 @@ def _unclosed_bracket(lines: list[str]) -> tuple[int, int] | None:
 
 
 def _parse(path: Path, spec: Obj, name: str) -> tuple[dict[str, Any], Validation]:
-    node = compose(read_text(path, name), name)
-    v = Validation(name)
+    text = read_text(path, name)
+    node = compose(text, name)
+    v = Validation(name, source=text)
     value = validate(node, spec, v)
     errors = [p for p in v.problems if p.severity == "error"]
     if errors:
@@ -244,22 +263,63 @@ def display_name(path: Path) -> str:
 
 
 def load_lesson(path: str | Path) -> Lesson:
+    """Load a lesson file, with its pack's shared `setup:` (from a pack.yaml that has
+    one but does not load, a setup that carries the problem: the lesson loads, and
+    cannot run)."""
     path = Path(path)
     name = display_name(path)
     with never_raises(name):
         data, v = _parse(path, fmt.LESSON, name)
-        return _build_lesson(data, v, path)
+        return _build_lesson(data, v, path, pack_setup(path))
+
+
+def pack_setup(lesson_file: Path) -> Setup | None:
+    """The shared setup code of the pack `lesson_file` belongs to, if it has one."""
+    manifest = pack_manifest(lesson_file)
+    if manifest is None:
+        return None
+    try:
+        return _load_pack_cached(manifest, *_stamp(manifest)).setup
+    except LessonError as exc:
+        try:
+            declared = re.search(r"^setup[ \t]*:", read_text(manifest, ""), re.MULTILINE)
+        except LessonError:
+            declared = None
+        if declared is None:  # nothing to run first: the lesson runs as it is
+            return None
+        first = exc.problems[0] if exc.problems else None
+        return Setup("", manifest, 1, problem=f"{first or display_name(manifest)} (the pack's "
+                     "manifest does not load, so its `setup:` cannot run)")
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return 0, 0
+    return st.st_mtime_ns, st.st_size
+
+
+@lru_cache(maxsize=64)
+def _load_pack_cached(path: Path, mtime: int, size: int) -> Pack:
+    del mtime, size  # (part of the cache key: an edited manifest is read again)
+    return load_pack(path)
 
 
 def load_pack(path: str | Path, source: str = "bundled") -> Pack:
     path = Path(path)
     name = display_name(path)
     with never_raises(name):
-        data, _ = _parse(path, fmt.PACK, name)
-        return _build_pack(data, path, source)
+        data, v = _parse(path, fmt.PACK, name)
+        setup = None
+        if data.get("setup"):
+            line, col = v.inside(v.nodes["setup"], 1, 1)
+            setup = Setup(data["setup"], path, line, col)
+        return _build_pack(data, path, source, setup)
 
 
-def _build_pack(data: dict[str, Any], path: Path, source: str) -> Pack:
+def _build_pack(data: dict[str, Any], path: Path, source: str,
+                setup: Setup | None = None) -> Pack:
     return Pack(
         directory=path.parent,
         title=shown(data["title"]),
@@ -267,6 +327,7 @@ def _build_pack(data: dict[str, Any], path: Path, source: str) -> Pack:
         order=data.get("order"),
         lesson_order=tuple(data.get("lessons") or ()),
         source=source,
+        setup=setup,
     )
 
 
@@ -310,10 +371,12 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
         feedback=tuple((k, shown(m)) for k, m in (data.get("feedback") or {}).items()),
         wrong=tuple(data.get("wrong") or ()),
         show=data.get("show"),
+        match=data.get("match"),
     )
 
 
-def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
+def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
+                  setup: Setup | None = None) -> Lesson:
     steps = []
     for i, s in enumerate(data["steps"]):
         prompts = tuple(
@@ -344,6 +407,7 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path) -> Lesson:
         timeout=data.get("timeout") or DEFAULT_TIMEOUT,
         seed=data.get("seed") or 0,
         order=data.get("order"),
+        setup=setup,
         variants=variants,
     )
     # a lesson with variants is the first one filled in (the others: tutor.lesson.vary)

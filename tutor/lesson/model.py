@@ -34,6 +34,7 @@ class Prompt:
     feedback: tuple[tuple[str, str], ...] = ()
     wrong: tuple[str, ...] = ()
     show: str | None = None
+    match: str | None = None  # exception prompts: a regular expression the message must match
 
     @property
     def spec(self) -> JudgeSpec:
@@ -58,6 +59,22 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Setup:
+    """A pack's shared setup code (`setup:` in pack.yaml), run before each of its
+    lessons' first step, in the lesson's namespace."""
+
+    code: str
+    file: Path  # the pack.yaml it is written in
+    line: int  # the file line of the code's first line (1-based)
+    col: int = 1
+    problem: str | None = None  # the pack.yaml has a `setup:` but does not load: why
+
+    def file_line(self, code_line: int) -> int:
+        """The line of `file` holding line `code_line` (1-based) of the code."""
+        return self.line + max(code_line, 1) - 1
+
+
+@dataclass(frozen=True)
 class Requires:
     torch: str | None = None
     python: str | None = None
@@ -78,6 +95,7 @@ class Lesson:
     timeout: float = DEFAULT_TIMEOUT
     seed: int = 0
     order: int | None = None
+    setup: Setup | None = None  # its pack's shared setup code, run before step 1
     # `vary:` (see tutor.lesson.vary): every variant, and the one filled in here; a
     # lesson with variants is loaded filled in with the first, and keeps its template
     variants: tuple[Variant, ...] = ()
@@ -99,3 +117,4 @@ class Pack:
     order: int | None = None
     lesson_order: tuple[str, ...] = ()
     source: str = "bundled"  # "bundled", "path", "TUTOR_PATH", or "entry point NAME"
+    setup: Setup | None = None

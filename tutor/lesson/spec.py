@@ -28,12 +28,15 @@ class Str(Type):
     pattern: str | None = None
     pattern_hint: str = ""
     enum: tuple[str, ...] = ()
+    format: str | None = None  # a JSON Schema format, e.g. "regex" (checked by a rule)
 
     def json(self) -> dict[str, Any]:
         # the loader reads any scalar as the text written (`title: 5` is the title "5"),
         # so the schema accepts what YAML types as numbers and booleans too
         kinds: Any = "string" if self.enum else ["string", "number", "boolean"]
         out: dict[str, Any] = {"type": kinds, "maxLength": self.max_len}
+        if self.format:
+            out["format"] = self.format
         if self.pattern:  # JSON Schema patterns search; the loader matches the whole text
             out["pattern"] = f"^(?:{self.pattern})$"
         if self.enum:
@@ -68,8 +71,8 @@ class Num(Type):
 
 @dataclass(frozen=True)
 class Int(Num):
-    min: int | None = None  # type: ignore[assignment]
-    max: int | None = None  # type: ignore[assignment]
+    min: int | None = None
+    max: int | None = None
     json_type: ClassVar[str] = "integer"
 
 
@@ -120,11 +123,47 @@ class Field:
 
 
 @dataclass(frozen=True)
+class When:
+    """A cross-field rule: when the value of `key` is one of `values` (with `negate`:
+    is not one of them), the keys in `require` must be there, those in `forbid` must
+    not, and those in `shape` must have that type.  The loader checks it and the JSON
+    Schema states it as an `if`/`then`, so an editor flags what lint flags.
+
+    `message` is the error, formatted with `value` (the value of `key`) and `name`
+    (the key the rule is about)."""
+
+    key: str
+    values: tuple[str, ...]
+    negate: bool = False
+    require: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
+    shape: tuple[tuple[str, Type], ...] = ()
+    message: str = ""
+
+    def applies(self, value: object) -> bool:
+        return isinstance(value, str) and (value in self.values) != self.negate
+
+    def json(self) -> dict[str, Any]:
+        cond: dict[str, Any] = {"enum": list(self.values)}
+        props: dict[str, Any] = {name: False for name in self.forbid}
+        props.update({name: t.json() for name, t in self.shape})
+        then: dict[str, Any] = {}
+        if self.require:
+            then["required"] = list(self.require)
+        if props:
+            then["properties"] = props
+        return {"if": {"properties": {self.key: {"not": cond} if self.negate else cond},
+                       "required": [self.key]},
+                "then": then}
+
+
+@dataclass(frozen=True)
 class Obj(Type):
     name: str = ""
     fields: dict[str, Field] = field(default_factory=dict)
     # extra cross-field checks: (value, positions, report) -> None
     checks: tuple[Callable[..., None], ...] = ()
+    rules: tuple[When, ...] = ()  # declarative cross-field rules (in the JSON Schema too)
 
     def json(self) -> dict[str, Any]:
         props = {}
@@ -143,6 +182,8 @@ class Obj(Type):
         required = [k for k, f in self.fields.items() if f.required]
         if required:
             out["required"] = required
+        if self.rules:
+            out["allOf"] = [rule.json() for rule in self.rules]
         if self.doc:
             out["description"] = self.doc
         return out

@@ -10,6 +10,7 @@ or a bool is the text converted, strictly.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from tutor.lesson.spec import AnyOf, Bool, Int, ListOf, MapOf, Num, Obj, Scalar, Str, Type
+from tutor.lesson.spec import AnyOf, Bool, Int, ListOf, MapOf, Num, Obj, Scalar, Str, Type, When
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,39 @@ class Validation:
     file: str
     problems: list[Problem] = field(default_factory=list)
     positions: Positions = field(default_factory=dict)
+    source: str = ""  # the file's text, when known: for positions inside a value
+    nodes: dict[str, yaml.Node] = field(default_factory=dict)  # key path -> its node
 
     def error(self, node: yaml.Node, path: str, message: str, severity: str = "error") -> None:
         mark = node.start_mark
         self.problems.append(
             Problem(self.file, mark.line + 1, mark.column + 1, path, message, severity)
         )
+
+    def text_of(self, node: yaml.Node) -> str | None:
+        """The source text of a one-line `node` as written, or None if unknown."""
+        start, end = node.start_mark, node.end_mark
+        lines = self.source.split("\n")
+        if not self.source or start.line != end.line or start.line >= len(lines):
+            return None
+        return lines[start.line][start.column:end.column]
+
+    def inside(self, node: yaml.Node, line: int, col: int) -> tuple[int, int]:
+        """File (line, col) of line `line`, column `col` (1-based) of the text of a
+        scalar `node` (e.g. code in a `|` block); the node's own position if unknown."""
+        start = node.start_mark
+        lines = self.source.split("\n")
+        style = getattr(node, "style", None)
+        if style in ("|", ">") and self.source:
+            body = [t for t in lines[start.line + 1:] if t.strip()]
+            indent = len(body[0]) - len(body[0].lstrip(" ")) if body else 0
+            target = start.line + line  # 0-based file line of the code's line `line`
+            if target < len(lines):
+                return target + 1, indent + max(col, 1)
+        if line <= 1:
+            quote = 1 if style in ("'", '"') else 0
+            return start.line + 1, start.column + quote + max(col, 1)
+        return start.line + 1, start.column + 1
 
     def at(self, path: str) -> tuple[int, int]:
         """The best-known position of `path` (falls back to its nearest parent)."""
@@ -98,6 +126,7 @@ def _kind(node: yaml.Node) -> str:
 def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
     """Check `node` against `spec`; return the plain value (None where invalid)."""
     v.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    v.nodes[path] = node
     if isinstance(spec, AnyOf):
         return _validate_any(node, spec, v, path)
     if isinstance(spec, Obj):
@@ -110,6 +139,14 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
             v.error(node, path, f"needs at least {spec.min_items} item(s)")
         if len(node.value) > spec.max_items:
             v.error(node, path, f"too many items ({len(node.value)} > {spec.max_items})")
+            return None
+        split = _comma_split(node) if isinstance(spec.item, (Str, Scalar)) else None
+        if split is not None:
+            pieces = next(g for g in split if len(g) > 1)
+            fixed = ", ".join(json.dumps(", ".join(g), ensure_ascii=False) for g in split)
+            v.error(node, path, f"YAML split {', '.join(pieces)!r} at its commas: inside "
+                    f"[...] a comma separates items, so {pieces[0]!r} and {pieces[1]!r} became "
+                    f"separate items; quote each item: [{fixed}]")
             return None
         return [validate(n, spec.item, v, join_path(path, i)) for i, n in enumerate(node.value)]
     if isinstance(spec, MapOf):
@@ -126,9 +163,57 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
             out[k.value] = validate(val, spec.value, v, join_path(path, k.value))
         return out
     if not isinstance(node, yaml.ScalarNode):
-        v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}")
+        v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}"
+                + _retyped(node, v))
         return None
     return _validate_scalar(node, spec, v, path)
+
+
+def _retyped(node: yaml.Node, v: Validation) -> str:
+    """Why YAML made a list or mapping of what was meant as text, and the fix."""
+    written = v.text_of(node) if getattr(node, "flow_style", False) else None
+    example = f": {json.dumps(written, ensure_ascii=False)}" if written else ""
+    if isinstance(node, yaml.SequenceNode):
+        if getattr(node, "flow_style", False):
+            return (f": YAML read this as a list because it starts with '['; to mean the "
+                    f"text, quote it{example}")
+        return ": YAML read the lines starting with '- ' as a list; to mean the text, quote it"
+    if getattr(node, "flow_style", False):
+        return (f": YAML read this as a mapping because it starts with '{{'; to mean the "
+                f"text, quote it{example}")
+    return (": YAML read the `key: value` text as a mapping; to mean the text, quote it "
+            "(or write it as a `|` block)")
+
+
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _balance(text: str) -> int:
+    """Open brackets left unclosed in `text` (negative: more closed than opened)."""
+    depth = 0
+    for ch in text:
+        if ch in _PAIRS:
+            depth += 1
+        elif ch in _PAIRS.values():
+            depth -= 1
+    return depth
+
+
+def _comma_split(node: yaml.SequenceNode) -> list[list[str]] | None:
+    """The items of a `[...]` list regrouped where YAML split one value at its commas
+    (`[(1, 4)]` read as "(1" and "4)"), or None when no value was split."""
+    if not node.flow_style or not all(
+            isinstance(n, yaml.ScalarNode) and not n.style for n in node.value):
+        return None
+    groups: list[list[str]] = []
+    depth = 0
+    for item in node.value:
+        if depth > 0:
+            groups[-1].append(item.value)
+        else:
+            groups.append([item.value])
+        depth = max(0, depth + _balance(item.value))
+    return groups if any(len(g) > 1 for g in groups) else None
 
 
 def _scalar_name(spec: Type) -> str:
@@ -137,10 +222,11 @@ def _scalar_name(spec: Type) -> str:
 
 def _validate_any(node: yaml.Node, spec: AnyOf, v: Validation, path: str) -> Any:
     for option in spec.options:
-        trial = Validation(v.file)
+        trial = Validation(v.file, source=v.source)
         value = validate(node, option, trial, path)
         if not trial.problems:
             v.positions.update(trial.positions)
+            v.nodes.update(trial.nodes)
             return value
     v.error(node, path, spec.doc or "does not match any allowed form")
     return None
@@ -152,7 +238,9 @@ def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str
         whole = isinstance(spec, Int)
         if not _plain(node) or not (_INT if whole else _FLOAT).match(text) or (
                 not whole and not math.isfinite(float(text))):
-            v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}")
+            quoted = "" if _plain(node) or not (_INT if whole else _FLOAT).match(text) else (
+                ": the quotes make it text; remove them")
+            v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}{quoted}")
             return None
         if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
             v.error(node, path, f"number too large ({len(text):,} digits)"
@@ -226,6 +314,33 @@ def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
         if f.required and key not in out:
             v.error(node, path, f"missing required key {key!r}: add `{key}:`"
                     + (f" ({f.doc.rstrip('.')})" if f.doc else ""))
+    keys: dict[str, tuple[yaml.Node, yaml.Node]] = {
+        k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
+    for rule in spec.rules:
+        if rule.applies(out.get(rule.key)):
+            _apply_rule(rule, out, keys, node, path, v)
     for check in spec.checks:
         check(out, node, path, v)
     return out
+
+
+def _apply_rule(rule: When, out: dict[str, Any], keys: dict[str, tuple[yaml.Node, yaml.Node]],
+                node: yaml.Node, path: str, v: Validation) -> None:
+    def say(at: yaml.Node, name: str, key_path: str) -> None:
+        v.error(at, key_path, rule.message.format(value=out.get(rule.key), name=name))
+
+    for name in rule.require:
+        # a misspelling of the key has its own error ("unknown key ... did you mean")
+        typo = difflib.get_close_matches(name, [k for k in keys if k != name], n=1)
+        reported = any(p.path == join_path(path, name) for p in v.problems)  # invalid value
+        if out.get(name) is None and not typo and not reported:
+            say(node, name, path)
+    for name in rule.forbid:
+        if name in keys and out.get(name) is not None:
+            say(keys[name][0], name, join_path(path, name))
+    for name, shape in rule.shape:
+        if name in keys and out.get(name) is not None:
+            trial = Validation(v.file, source=v.source)
+            validate(keys[name][1], shape, trial, join_path(path, name))
+            if trial.problems:
+                say(keys[name][1], name, join_path(path, name))

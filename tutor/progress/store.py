@@ -336,9 +336,12 @@ class ProgressStore:
         return True
 
     def record(self, attempt: Attempt, *, total_prompts: int,
-               position: tuple[int, int]) -> bool:
+               position: tuple[int, int] | None) -> bool:
         """Store one attempt, update the lesson's status and resume point and, for the
-        run's first answer to the prompt, its review card: one transaction."""
+        run's first answer to the prompt, its review card: one transaction.
+
+        `position` None: an answer given outside the lesson's sitting (a question asked
+        again in a review): the lesson's resume point and sitting stay as they are."""
         if attempt.verdict not in COUNTED:
             raise ValueError(f"not a counted verdict: {attempt.verdict!r}")
         if attempt.confidence not in CONFIDENCES:
@@ -365,11 +368,14 @@ class ProgressStore:
                  attempt.at or schedule.stamp(when), attempt.confidence,
                  _variant_json(attempt.variant), int(review)))
             status = self._run_status(db, attempt.lesson, attempt.run, total_prompts)
-            row = db.execute("SELECT status FROM lessons WHERE lesson = ?",
+            row = db.execute("SELECT status, step, prompt, run FROM lessons WHERE lesson = ?",
                              (attempt.lesson,)).fetchone()
             if row is not None:
                 status = better(row[0], status)
-            self._upsert(db, attempt.lesson, status, position, attempt.run, when)
+            place, run = position, attempt.run
+            if place is None:
+                place, run = ((row[1], row[2]), row[3]) if row is not None else ((0, 0), "")
+            self._upsert(db, attempt.lesson, status, place, run, when)
 
         return self._guarded(write)
 

@@ -12,17 +12,19 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
+from tutor.course import best_scores, continue_point, course_progress, next_unfinished
 from tutor.kernel import Kernel, KernelError
-from tutor.progress import ProgressStore
+from tutor.progress import Attempt, LessonProgress, ProgressStore
 from tutor.safetext import sanitize
 from tutor.ui import settings
 from tutor.ui.commands import LessonCommands
-from tutor.ui.flow import continue_point
-from tutor.ui.messages import CatalogLoaded, OpenLesson
+from tutor.ui.messages import CatalogLoaded, OpenLesson, ProgressProblem
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
+    from textual.theme import Theme
+
     from tutor.lesson import Catalog, Lesson
 
 
@@ -31,9 +33,10 @@ class TutorApp(App[int]):
     TITLE = "tutor"
     COMMANDS = App.COMMANDS | {LessonCommands}
     BINDINGS = [
-        Binding("f1", "help", "Help"),
+        # priority: these work whatever has the focus (an entry's own ctrl+k included)
+        Binding("f1", "help", "Help", priority=True),
         Binding("question_mark", "help", "Help", show=False),
-        Binding("ctrl+k", "restart_kernel", "Restart kernel", show=False),
+        Binding("ctrl+k", "restart_kernel", "Restart kernel", show=False, priority=True),
     ]
 
     kernel_state: reactive[str] = reactive("starting")
@@ -65,11 +68,11 @@ class TutorApp(App[int]):
         self.poll_kernel()
         self.set_interval(0.2, self.poll_kernel)
 
-    def notify(self, message: str, *, title: str = "", **options: Any) -> None:  # type: ignore[override]
+    def notify(self, message: str, *, title: str = "", **options: Any) -> None:
         """Every notification is terminal-safe: they quote kernel errors and file names."""
         super().notify(sanitize(message), title=sanitize(title), **options)
 
-    def keep_theme(self, theme) -> None:
+    def keep_theme(self, theme: Theme) -> None:
         settings.save(self.store.directory, theme=theme.name)  # a tiny file: no worker
 
     def on_unmount(self) -> None:
@@ -115,9 +118,12 @@ class TutorApp(App[int]):
         self.kernel_state = "busy" if state == "ready" and busy else state
 
     def action_restart_kernel(self) -> None:
-        screen = self.screen
-        if hasattr(screen, "flow"):  # a lesson: restart and rebuild its namespace
-            screen.action_restart_kernel()
+        from tutor.ui.screens.lesson import LessonScreen
+
+        lesson = next((s for s in reversed(self.screen_stack) if isinstance(s, LessonScreen)),
+                      None)
+        if lesson is not None:  # a lesson (maybe under a dialog): rebuild its namespace too
+            lesson.restart_kernel()
         else:
             self.restart_kernel()
 
@@ -144,20 +150,34 @@ class TutorApp(App[int]):
 
     # ------------------------------------------------------------------ lessons
     def continue_target(self) -> tuple[Lesson | None, tuple[int, int]]:
-        """The lesson to continue (and where): see `flow.continue_point`."""
+        """The lesson to continue (and where): see `course.continue_point`."""
         if self.catalog is None:
             return None, (0, 0)
-        return continue_point(self.catalog.lessons, self.store.lessons(), self.store.last())
+        return continue_point(self.catalog, self.store.lessons(), self.store.last())
 
     def next_lesson(self, lesson_id: str) -> Lesson | None:
+        """The lesson offered after `lesson_id`: the next unfinished one of the course."""
         if self.catalog is None:
             return None
-        ids = [x.id for x in self.catalog.lessons]
-        i = ids.index(lesson_id) if lesson_id in ids else -1
-        return self.catalog.lessons[i + 1] if 0 <= i < len(ids) - 1 else None
+        return next_unfinished(self.catalog, self.store.lessons(), lesson_id)
+
+    def course_text(self, finished: str | None = None) -> str:
+        """'12 of 60 lessons done' (counting `finished` as done: its last answer may
+        still be on its way to the database)."""
+        if self.catalog is None:
+            return ""
+        progress = self.store.lessons()
+        if finished is not None:
+            progress[finished] = LessonProgress(finished, "done")
+        return course_progress(self.catalog, progress).text()
+
+    def scores(self) -> dict[str, int]:
+        """Per lesson, the most questions right in one sitting."""
+        return best_scores(self.store.attempts())
 
     def on_open_lesson(self, message: OpenLesson) -> None:
-        from tutor.ui.screens.lesson import LessonScreen  # imports the engine and the judge
+        from tutor.flow import LessonFlow  # imports the engine and the judge
+        from tutor.ui.screens.lesson import LessonScreen
 
         lesson = self.catalog.get(message.lesson_id) if self.catalog else None
         if lesson is None:
@@ -165,12 +185,47 @@ class TutorApp(App[int]):
             return
         p = self.store.lesson(lesson.id)
         resume = not message.fresh and p.status in ("new", "tried") and p.step < len(lesson.steps)
-        start = (p.step, p.prompt) if resume else (0, 0)
-        screen = LessonScreen(lesson, self.kernel, start, p.run if resume and p.run else None)
+        if resume and p.run:  # the sitting goes on: its answers so far count in its tally
+            history = [a for a in self.store.attempts(lesson.id) if a.run == p.run]
+            flow = LessonFlow(lesson, (p.step, p.prompt), p.run, history)
+        else:
+            flow = LessonFlow(lesson)
+        screen = LessonScreen(lesson, self.kernel, flow=flow)
         if isinstance(self.screen, LessonScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    # ------------------------------------------------------------------ progress
+    def save_attempt(self, attempt: Attempt, total: int,
+                     position: tuple[int, int] | None) -> None:
+        """Record a counted answer (and where to resume, unless None), in order."""
+        self.write_attempt(self.writes.ticket(), attempt, total, position)
+
+    @work(thread=True, exit_on_error=False, group="progress", description="save an answer")
+    def write_attempt(self, ticket: int, attempt: Attempt, total: int,
+                      position: tuple[int, int] | None) -> None:
+        store = self.store
+        with self.writes.turn(ticket):  # (position None: the lesson's resume point stays)
+            saved = store.record(attempt, total_prompts=total, position=position)
+        if not saved:
+            self.post_message(ProgressProblem(store.notice or "progress was not saved"))
+
+    def save_position(self, lesson_id: str, position: tuple[int, int], run_id: str) -> None:
+        """Remember where the learner is in a lesson, in order with the answers."""
+        self.write_position(self.writes.ticket(), lesson_id, position, run_id)
+
+    @work(thread=True, exit_on_error=False, group="progress", description="save the position")
+    def write_position(self, ticket: int, lesson_id: str, position: tuple[int, int],
+                       run_id: str) -> None:
+        store = self.store
+        with self.writes.turn(ticket):
+            saved = store.set_position(lesson_id, position, run_id)
+        if not saved and store.saving:
+            self.post_message(ProgressProblem(store.notice or "progress was not saved"))
+
+    def on_progress_problem(self, event: ProgressProblem) -> None:
+        self.notify(event.notice, title="Progress", severity="warning", timeout=8, markup=False)
 
     def action_help(self) -> None:
         from tutor.ui.screens.help import HelpScreen  # Markdown is costly to import

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from tutor.markup import plain_inline
 from tutor.ui.messages import OpenLesson
 from tutor.ui.text import plain
 
+if TYPE_CHECKING:
+    from tutor.lesson.model import Lesson
+    from tutor.ui.app import TutorApp
+
 
 class LessonCommands(Provider):
-    def _lessons(self):
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+    def _lessons(self) -> Iterator[tuple[Lesson, str, str, str]]:
+        catalog = cast("TutorApp", self.app).catalog
         if catalog is None:
             return
         for lesson in catalog.lessons:
             pack = catalog.pack_of[lesson.id].title
             words = " ".join([lesson.title, lesson.id, lesson.topic, *lesson.tags, pack])
-            title = "Lesson: " + lesson.title.replace("`", "")  # Markdown code marks, dropped
+            title = "Lesson: " + plain_inline(lesson.title)  # Markdown marks, dropped
             yield lesson, title, words, f"{lesson.topic} · {pack} · {lesson.id}"
 
     def _open(self, lesson_id: str) -> None:

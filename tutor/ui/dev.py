@@ -1,13 +1,16 @@
 """`tutor dev LESSON`: the app on one lesson file, reloaded whenever the file changes.
 
 A live preview for authors.  The file's modification time (and size) is polled
-twice a second; once a change has held for one poll (editors save in several
-writes), the file is re-read with the loader and the lesson
-screen is replaced by a fresh one at the same step (the steps before it re-run in
-a new session).  A file that does not load shows its `file:line:col: key.path:
-message` problems in place of the lesson, and the preview comes back as soon as
-the file loads again: an author's typo never crashes the app.  Progress goes to a
-throwaway store, never the learner's.
+twice a second, with its pack's `pack.yaml` (whose `setup:` the lesson runs); once
+a change has held for one poll (editors save in several writes), the file is
+re-read with the loader and the lesson screen is replaced by a fresh one at the
+same question (the steps before it re-run in a new session), even when a load
+error came in between.  A file that does not load shows its `file:line:col:
+key.path: message` problems in place of the lesson, and the preview comes back as
+soon as the file loads again: an author's typo never crashes the app.  What
+`tutor lint` finds in a file that loads (warnings, and errors such as an answer the
+judge cannot read) is listed above the lesson.  Progress goes to a throwaway
+store, never the learner's.
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from tutor.authoring.lint import lint_paths
 from tutor.kernel import Kernel
 from tutor.lesson import Catalog, Lesson, LessonError, load_lesson
+from tutor.lesson.files import pack_manifest
 from tutor.lesson.model import Pack
+from tutor.lesson.validate import Problem
 from tutor.progress import ProgressStore
 from tutor.ui.app import TutorApp
 from tutor.ui.screens.base import TutorScreen
@@ -50,12 +56,51 @@ class LoadErrorScreen(TutorScreen):
         yield Footer()
 
 
+class LintPanel(Static):
+    """What `tutor lint` says about the previewed file, above the lesson."""
+
+    DEFAULT_CSS = """
+    LintPanel {
+        height: auto;
+        max-height: 8;
+        overflow-y: auto;
+        padding: 0 1;
+        border-bottom: solid $warning;
+        color: $text-warning;
+    }
+    """
+
+
+class PreviewScreen(LessonScreen):
+    """The lesson screen with the file's lint problems listed above it."""
+
+    def __init__(self, *args: object, problems: list[Problem], **kwargs: object):
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.problems = problems
+
+    def compose(self) -> ComposeResult:
+        if self.problems:
+            yield LintPanel(lint_text(self.problems), id="lint-problems", markup=False)
+        yield from super().compose()
+
+
+def lint_text(problems: list[Problem]) -> str:
+    errors = sum(p.severity == "error" for p in problems)
+    warnings = len(problems) - errors
+    head = f"tutor lint: {errors} error{'s' * (errors != 1)}, " \
+           f"{warnings} warning{'s' * (warnings != 1)}"
+    return "\n".join([head, *(str(p) for p in problems)])
+
+
 def _stamp(path: Path) -> tuple[int, int] | None:
     try:
         st = path.stat()
     except OSError:
         return None
     return st.st_mtime_ns, st.st_size
+
+
+Position = tuple[int, int]  # (step, question) as the lesson flow counts them
 
 
 class DevApp(TutorApp):
@@ -71,8 +116,10 @@ class DevApp(TutorApp):
         if store is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="tutor-dev-")
             store = ProgressStore(Path(self._scratch.name))
-        self.stamp = _stamp(self.path)
-        self.pending: tuple[int, int] | None = None  # a change not yet stable for one poll
+        self.stamp = self._stamps()
+        self.pending: object = None  # a change not yet stable for one poll
+        self.place: Position = (0, 0)  # where the author was, kept across reloads
+        self.lint: list[Problem] = []
         self.lesson, self.problems = self._load()
         self.pack = Pack(self.path.parent, f"tutor dev: {self.path.name}", source="path")
         catalog = Catalog(packs={self.pack.directory: self.pack})
@@ -81,34 +128,52 @@ class DevApp(TutorApp):
         self.reloads = 0
 
     def _set_catalog(self) -> None:
-        self.catalog.lessons = [self.lesson] if self.lesson is not None else []
-        self.catalog.pack_of = {self.lesson.id: self.pack} if self.lesson is not None else {}
+        catalog = self.catalog
+        assert catalog is not None  # given to the base class: never loaded later
+        catalog.lessons = [self.lesson] if self.lesson is not None else []
+        catalog.pack_of = {self.lesson.id: self.pack} if self.lesson is not None else {}
+
+    def _stamps(self) -> tuple[object, ...]:
+        """The lesson file's stamp, and its pack manifest's (its `setup:` runs too)."""
+        manifest = pack_manifest(self.path)
+        return _stamp(self.path), manifest, _stamp(manifest) if manifest else None
 
     def _load(self) -> tuple[Lesson | None, str | None]:
         try:
-            return load_lesson(self.path), None
+            lesson = load_lesson(self.path)
         except LessonError as exc:
+            self.lint = []
             return None, str(exc)
+        # (ids against other packs are left to `tutor lint`: that reads every pack)
+        self.lint = lint_paths([self.path], with_known=False).problems
+        return lesson, None
+
+    def _resume(self, lesson: Lesson) -> Position:
+        """The remembered place, moved back into the lesson if it lost steps or questions."""
+        step = max(0, min(self.place[0], len(lesson.steps) - 1))
+        prompts = len(lesson.steps[step].prompts)
+        prompt = max(0, min(self.place[1], prompts - 1)) if step == self.place[0] else 0
+        return step, prompt
 
     def on_mount(self) -> None:
         # the base class pushes the catalog first; the preview goes on top of it
         self.call_later(self.show_preview)
         self.set_interval(self.poll, self.check_file)
 
-    def show_preview(self, step: int = 0) -> None:
+    def show_preview(self) -> None:
         if self.lesson is None:
             screen: TutorScreen = LoadErrorScreen(self.path, self.problems or "")
         else:
             self._set_catalog()
-            step = min(step, len(self.lesson.steps) - 1)
-            screen = LessonScreen(self.lesson, self.kernel, (step, 0))
+            screen = PreviewScreen(self.lesson, self.kernel, self._resume(self.lesson),
+                                   problems=self.lint)
         if isinstance(self.screen, (LessonScreen, LoadErrorScreen)):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
 
     def check_file(self) -> None:
-        stamp = _stamp(self.path)
+        stamp = self._stamps()
         if stamp == self.stamp:
             self.pending = None
             return
@@ -116,10 +181,11 @@ class DevApp(TutorApp):
             self.pending = stamp
             return
         self.stamp, self.pending = stamp, None
-        step = self.screen.flow.step_index if isinstance(self.screen, LessonScreen) else 0
+        if isinstance(self.screen, LessonScreen):  # (a load error keeps the last place)
+            self.place = self.screen.flow.position
         self.lesson, self.problems = self._load()
         self.reloads += 1
-        self.show_preview(step)
+        self.show_preview()
         if self.lesson is not None:
             self.notify(f"reloaded {self.path.name}", timeout=2, markup=False)
 

@@ -1,12 +1,33 @@
-"""What every screen of the app shares: worker errors go to one place (the app)."""
+"""What every screen of the app shares: a typed `app`, and worker errors routed to it."""
 
 from __future__ import annotations
 
-from textual.screen import Screen
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
+if TYPE_CHECKING:
+    from textual import getters
 
-class TutorScreen(Screen):
+    from tutor.ui.app import TutorApp
+
+R = TypeVar("R")
+
+
+class TutorScreen(Screen[R], Generic[R]):
+    if TYPE_CHECKING:  # the screens of this package run in a TutorApp
+        app = getters.app(TutorApp)
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
-            self.app.worker_failed(event.worker)  # type: ignore[attr-defined]
+            self.app.worker_failed(event.worker)
+
+
+class TutorModal(ModalScreen[R], Generic[R]):
+    if TYPE_CHECKING:
+        app = getters.app(TutorApp)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self.app.worker_failed(event.worker)

@@ -1,4 +1,10 @@
-"""The catalog: packs and lessons in course order, with progress marks."""
+"""The catalog: the course's packs and lessons in order, each with its mark and best
+score; the packs outside the course (`order: 0`, e.g. the samples) after them.
+
+Above the list: where "continue" goes and how far the course is done.  The lesson
+highlighted is the one the detail pane, enter and `s` act on; coming back from a
+lesson highlights that lesson.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +17,13 @@ from textual.content import Content
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutor.course import course_lessons, course_progress, in_course
+from tutor.markup import plural
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
+from tutor.ui.screens.confirm import Confirm
 from tutor.ui.text import plain
-from tutor.ui.widgets.inline import inline as md_inline
+from tutor.ui.widgets.inline import inline, title
 from tutor.ui.widgets.kernel_status import KernelStatus
 
 if TYPE_CHECKING:
@@ -22,6 +31,7 @@ if TYPE_CHECKING:
     from tutor.lesson.model import Lesson
 
 MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
+TONES = {"new": "muted", "tried": "warning", "done": "success", "perfect": "accent"}
 BROKEN = "broken:"  # option ids of lesson files that do not load
 
 
@@ -37,7 +47,9 @@ def _broken_files(errors: list[LessonError]) -> list[Option]:
     return options
 
 
-class CatalogScreen(TutorScreen):
+class CatalogScreen(TutorScreen[None]):
+    scores: dict[str, int] = {}  # best score per lesson, as of the last refresh
+
     BINDINGS = [
         Binding("c", "continue", "Continue"),
         Binding("s", "start_over", "Start over"),
@@ -50,6 +62,7 @@ class CatalogScreen(TutorScreen):
             yield Static("tutor · PyTorch internals: predict, then run", classes="brand")
             yield KernelStatus(classes="kernel")
         yield Static(id="continue-line")
+        yield Static(id="course-line")
         with Horizontal(id="catalog-body"):
             yield OptionList(id="lessons")
             with VerticalScroll(id="lesson-detail"):
@@ -62,29 +75,38 @@ class CatalogScreen(TutorScreen):
         self.query_one("#lessons", OptionList).focus()
 
     def on_screen_resume(self) -> None:
-        self.refresh_catalog()
+        self.refresh_catalog(highlight=self.app.store.last())  # the lesson just played
 
     # ------------------------------------------------------------------ content
-    def refresh_catalog(self) -> None:
+    def refresh_catalog(self, highlight: str | None = None) -> None:
         app = self.app
-        catalog = app.catalog  # type: ignore[attr-defined]
+        catalog = app.catalog
         if catalog is None:
             self.query_one("#continue-line", Static).update("Loading lessons…")
             return
-        statuses = app.store.lessons()  # type: ignore[attr-defined]
+        statuses = app.store.lessons()
+        scores = self.scores = app.scores()  # (read once per refresh, not per highlight)
         listing = self.query_one("#lessons", OptionList)
         keep = listing.highlighted_option.id if listing.highlighted_option else None
+        course = course_lessons(catalog)
+        extras = [x for x in catalog.lessons if x not in course]
+        shown = {x.id: f"{scores[x.id]}/{len(x.prompts)}" for x in catalog.lessons
+                 if x.id in scores and x.prompts}
+        width = max(map(len, shown.values()), default=0)  # the score column, when any
         options: list[Option] = []
         current = None
-        for lesson in catalog.lessons:
+        for lesson in course + extras:
             pack = catalog.pack_of[lesson.id]
             if pack is not current:
                 current = pack
-                options.append(Option(Content.styled(pack.title, "bold $text-accent"),
-                                      id=f"pack:{pack.directory}", disabled=True))
+                heading = title(pack.title).stylize("bold $text-accent")
+                if not in_course(pack):
+                    heading += Content.styled("  · not part of the course", "$text-muted")
+                options.append(Option(heading, id=f"pack:{pack.directory}", disabled=True))
             status = statuses[lesson.id].status if lesson.id in statuses else "new"
-            prompt = Content.assemble((f" {MARKS[status]} ", f"$text-{_tone(status)}"),
-                                      inline(lesson.title))
+            score = f"{shown.get(lesson.id, ''):>{width}} " if width else ""
+            prompt = Content.assemble((f" {MARKS[status]} ", f"$text-{TONES[status]}"),
+                                      (score, "$text-muted"), title(lesson.title))
             options.append(Option(prompt, id=lesson.id))
         options += _broken_files(catalog.errors)
         listing.clear_options()
@@ -93,18 +115,34 @@ class CatalogScreen(TutorScreen):
             self.query_one("#continue-line", Static).update(
                 "No lessons found. Add a directory with TUTOR_PATH, or see `tutor list`.")
             return
-        target, position = app.continue_target()  # type: ignore[attr-defined]
+        target, position = app.continue_target()
+        assert target is not None
         ids = [o.id for o in options]
-        listing.highlighted = ids.index(keep if keep in ids else target.id)
+        for wanted in (highlight, keep, target.id):
+            if wanted in ids:
+                listing.highlighted = ids.index(wanted)
+                break
         verb = "Continue" if position != (0, 0) else "Start"
         where = f" (step {position[0] + 1} of {len(target.steps)})" if position != (0, 0) else ""
         self.query_one("#continue-line", Static).update(
             Content.assemble(("▶ ", "$text-success"), f"{verb}: ",
-                             inline(target.title).stylize("bold"),
+                             title(target.title).stylize("bold"),
                              where, ("  — press c", "$text-muted")))
+        done = course_progress(catalog, statuses)
+        perfect = sum(statuses[x.id].status == "perfect" for x in course if x.id in statuses)
+        self.query_one("#course-line", Static).update(Content.styled(
+            f"Course: {done.text()}" + (f" ({perfect} perfect)" if perfect else ""),
+            "$text-muted"))
+
+    def highlighted_lesson(self) -> Lesson | None:
+        option = self.query_one("#lessons", OptionList).highlighted_option
+        catalog = self.app.catalog
+        if option is None or option.id is None or catalog is None:
+            return None
+        return catalog.get(option.id)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = self.app.catalog
         option = event.option.id or ""
         if catalog is not None and option.startswith(BROKEN):
             error = catalog.errors[int(option[len(BROKEN):])]
@@ -118,17 +156,23 @@ class CatalogScreen(TutorScreen):
             self.show_detail(lesson)
 
     def show_detail(self, lesson: Lesson) -> None:
-        progress = self.app.store.lesson(lesson.id)  # type: ignore[attr-defined]
-        pack = self.app.catalog.pack_of[lesson.id]  # type: ignore[attr-defined]
+        app = self.app
+        progress = app.store.lesson(lesson.id)
+        assert app.catalog is not None
+        pack = app.catalog.pack_of[lesson.id]
+        best = self.scores.get(lesson.id)
         head = Content.assemble(
-            inline(lesson.title).stylize("bold"), "\n",
+            title(lesson.title).stylize("bold"), "\n",
             (f"{lesson.id} · {lesson.topic} · level {lesson.level}", "$text-muted"), "\n",
-            f"{len(lesson.steps)} steps, {len(lesson.prompts)} questions · status: ",
-            (progress.status, f"$text-{_tone(progress.status)}"),
-            "\n", (f"pack: {pack.title}", "$text-muted"),
+            f"{plural(len(lesson.steps), 'step')}, "
+            f"{plural(len(lesson.prompts), 'question')} · ",
+            (progress.status, f"$text-{TONES[progress.status]}"),
+            (f" · best {best}/{len(lesson.prompts)} right" if best is not None else ""),
+            "\n", Content.styled("pack: ", "$text-muted"), title(pack.title).stylize("$text-muted"),
+            ("" if in_course(pack) else " (not part of the course)", "$text-muted"),
         )
         self.query_one("#detail-head", Static).update(head)
-        self.query_one("#detail-intro", Static).update(md_inline(lesson.intro or ""))
+        self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
 
     # ------------------------------------------------------------------ actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -136,23 +180,30 @@ class CatalogScreen(TutorScreen):
             self.post_message(OpenLesson(event.option.id))
 
     def action_continue(self) -> None:
-        target, _ = self.app.continue_target()  # type: ignore[attr-defined]
+        target, _ = self.app.continue_target()
         if target is not None:
             self.post_message(OpenLesson(target.id))
 
     def action_start_over(self) -> None:
-        option = self.query_one("#lessons", OptionList).highlighted_option
-        if option is not None and option.id and not option.id.startswith(("pack:", BROKEN)):
-            self.post_message(OpenLesson(option.id, fresh=True))
+        """Start the highlighted lesson (the one the detail pane names) from step 1;
+        asks first when that drops a sitting in progress."""
+        lesson = self.highlighted_lesson()
+        if lesson is None:
+            return
+        progress = self.app.store.lesson(lesson.id)
+        in_progress = progress.status != "new" and (0, 0) < (progress.step, progress.prompt) \
+            and progress.step < len(lesson.steps)
+        if not in_progress:
+            self.post_message(OpenLesson(lesson.id, fresh=True))
+            return
+        question = (Content("Start “") + title(lesson.title).stylize("bold")
+                    + Content(f"” over from step 1?\nYou are at step {progress.step + 1} of "
+                              f"{len(lesson.steps)}; starting over drops this sitting's place "
+                              "and its score. Your earlier answers stay in your history, and "
+                              "the lesson's mark and best score stay."))
 
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                self.post_message(OpenLesson(lesson.id, fresh=True))
 
-def inline(text: str) -> Content:
-    """A title with `code` spans shown as code (without the backticks)."""
-    parts = text.split("`")
-    if len(parts) % 2 == 0:  # unbalanced: leave it alone
-        return Content(text)
-    return Content.assemble(*[(p, "$text-accent") if i % 2 else p for i, p in enumerate(parts)])
-
-
-def _tone(status: str) -> str:
-    return {"new": "muted", "tried": "warning", "done": "success", "perfect": "accent"}[status]
+        self.app.push_screen(Confirm(question, "Start over"), chosen)

@@ -1,17 +1,20 @@
-"""The end of a lesson: how it went, and where to go next."""
+"""The end of a lesson: how it went (every question of it, over every sitting), and
+where to go next (the next unfinished lesson of the course)."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.content import Content
 from textual.widgets import Button, Static
 
-from tutor.ui.text import plain
+from tutor.flow import Tally
+from tutor.ui.screens.base import TutorModal
+from tutor.ui.widgets.inline import title
 
 
-class LessonDone(ModalScreen[str]):
+class LessonDone(TutorModal[str]):
     """Dismisses with "next", "catalog" or "stay" (keep exploring in the REPL)."""
 
     BINDINGS = [
@@ -20,23 +23,25 @@ class LessonDone(ModalScreen[str]):
         Binding("escape,s", "choose('stay')", "Stay"),
     ]
 
-    def __init__(self, title: str, tally: dict[str, int], next_title: str | None) -> None:
+    def __init__(self, lesson_title: str, tally: Tally, next_title: str | None,
+                 course: str = "") -> None:
         super().__init__()
-        self.lesson_title = title
+        self.lesson_title = lesson_title
         self.tally = tally
         self.next_title = next_title
+        self.course = course  # "12 of 60 lessons done"
 
     def compose(self) -> ComposeResult:
-        t = self.tally
-        judged = t["correct"] + t["partial"] + t["incorrect"] + t["revealed"]
-        lines = [f"Lesson done: {self.lesson_title}",
-                 f"{t['correct']} of {judged} right"
-                 + (f", {t['partial']} partly" if t["partial"] else "")
-                 + (f", {t['revealed']} revealed" if t["revealed"] else "")]
         with Vertical(id="done-box"):
-            yield Static(plain("\n".join(lines)), id="done-text")
-            yield Static(plain(f"Next: {self.next_title}") if self.next_title
-                         else "That was the last lesson of the course.", id="done-next")
+            yield Static(Content("Lesson done: ") + title(self.lesson_title)
+                         + Content("\n" + self.tally.text()), id="done-text")
+            if self.next_title:
+                nxt = Content("Next: ") + title(self.next_title)
+            else:
+                nxt = Content("You have finished every lesson of the course.")
+            if self.course:
+                nxt += Content.styled(f"\nCourse: {self.course}", "$text-muted")
+            yield Static(nxt, id="done-next")
             with Horizontal(id="done-buttons"):
                 if self.next_title:
                     yield Button("Next lesson (n)", id="next", variant="primary")

@@ -11,8 +11,8 @@ from textual.widgets import Markdown
 HELP = """\
 # tutor — keys
 
-**Everywhere**: `?` or `F1` help · `ctrl+p` find a lesson (by name or topic) ·
-`ctrl+k` restart the kernel · `ctrl+q` quit
+**Everywhere, whatever has the focus**: `F1` help (`?` when not typing) ·
+`ctrl+p` find a lesson (by name or topic) · `ctrl+k` restart the kernel · `ctrl+q` quit
 
 ## Catalog
 
@@ -21,27 +21,30 @@ HELP = """\
 | `↑` `↓` | move between lessons (mouse: click) |
 | `enter` | open the lesson (resumes where you left off) |
 | `c` | continue where you left off |
-| `s` | start the highlighted lesson over |
+| `s` | start the highlighted lesson (named on the right) over; asks first mid-lesson |
 | `q` | quit |
 
-Marks: `·` new · `◐` tried · `✓` done · `★` perfect (every question right first time, no hints).
+Marks: `·` new · `◐` tried · `✓` done · `★` perfect (every question right first time, no hints),
+then the best score (`3/4`: questions right in your best sitting). Packs marked "not part
+of the course" (the samples) can be played but are not counted.
 
 ## Lesson
 
 The step's code runs in the kernel as soon as the step is shown; you predict
-before you see anything it produced.
+before you see anything it produced. The earlier steps' code stays above it, dimmed.
 
 | key | does |
 | --- | --- |
 | `enter` | submit your prediction; on a verdict: next question |
 | `y` / `n`, `1`–`9` | answer a yes/no or a choice question |
-| `ctrl+s` | submit a multi-line answer (printed output) |
+| `enter` on an empty line, `ctrl+s` | submit printed output (one line per printed line) |
 | `ctrl+t` | a hint (counted; a perfect lesson uses none) |
 | `ctrl+r` | reveal the live value (counts as given up) |
-| `r` | retry the question after a verdict |
+| `r` | retry the question after a verdict (your last answer is selected: type to replace it) |
 | `n` | next question, step or lesson |
 | `ctrl+o` | open the REPL (once the step's questions are answered) |
-| `p` | after a verdict: the picture behind it (autograd graph, storage map or module tree) |
+| `p` | after a verdict: the picture behind it (graph, storage map, module tree) |
+| `f2` | fold the earlier steps' code away, or back |
 | `esc` | leave the REPL; otherwise back to the catalog |
 
 An answer the judge cannot read (`invalid`) is explained and asked again; it

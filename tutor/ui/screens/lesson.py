@@ -1,43 +1,54 @@
-"""The lesson: intro, the step's code, the question, the verdict, and the REPL.
+"""The lesson screen: the intro, the code so far, the question, the verdict, the REPL.
+
+Built from compound widgets that own their state (`CodePane`, `QuestionPane`,
+`VerdictPanel`, `StepNotes`, `Repl`); the screen holds the lesson's `LessonFlow`
+(the pure core: position, answers, tally) and its `LessonRun` (the live kernel
+session), hands widgets what to show, and reacts to their messages.  Steps run in
+a named thread worker that posts `StepRan`; progress is written by the app's
+workers, in order.
 
 Modes: `running` (the step runs in the kernel; the learner may already type a
-prediction, judged once the observation arrives), `asking`, `judged` (the
-verdict is up), `failed` (the step could not run).  Kernel work happens in the
-named workers of `LessonKernelMixin`; they post `StepRan` / `ReplDone`.
+prediction, judged once the observation arrives), `asking`, `judged` (the verdict
+is up), `failed` (the step could not run).
+
+At any size, what matters now is scrolled into view: while asking, the question
+and entry with as much of the code above them as fits; after a verdict, the
+verdict and the whole explanation (and the step's notes when they fit too).
 """
 
 from __future__ import annotations
 
 import threading
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Collapsible, Footer, Markdown, Static
+from textual.widget import Widget
+from textual.widgets import Collapsible, Footer, Static
 
-from tutor.engine import LessonRun
-from tutor.judge import Status
-from tutor.kernel import Kernel
+from tutor.engine import LessonRun, StepOutcome, unmet_requirement
+from tutor.flow import Answer, LessonFlow, Position
+from tutor.kernel import Kernel, KernelError, Session
 from tutor.lesson.model import Lesson
-from tutor.ui.flow import LessonFlow, Position
+from tutor.pictures import ShowSpec
 from tutor.ui.messages import OpenLesson, StepRan
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.done import LessonDone
-from tutor.ui.screens.lesson_kernel import LessonKernelMixin
-from tutor.ui.screens.lesson_repl import LessonReplMixin
-from tutor.ui.screens.picture import LessonPictures
 from tutor.ui.text import plain
-from tutor.ui.widgets.answer import AnswerBox
-from tutor.ui.widgets.code_view import CodeView
-from tutor.ui.widgets.inline import inline
+from tutor.ui.widgets.answer import AnswerBox, QuestionPane
+from tutor.ui.widgets.code_pane import CodePane, Fold, numbered
+from tutor.ui.widgets.inline import inline, title
 from tutor.ui.widgets.kernel_status import KernelStatus
-from tutor.ui.widgets.verdict import VerdictPanel
+from tutor.ui.widgets.picture import PicturePane
+from tutor.ui.widgets.repl import Repl
+from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
 
 
-class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScreen):
+class LessonScreen(TutorScreen[None]):
+    AUTO_FOCUS = None  # the question's entry takes the focus itself, once it is there
     BINDINGS = [
         Binding("escape", "leave_repl", "Leave REPL"),
         Binding("escape", "back", "Catalog"),
@@ -48,25 +59,27 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
         Binding("n,enter", "next", "Next"),
         Binding("ctrl+o", "repl", "REPL"),
         Binding("p", "picture", "Picture"),
+        Binding("f2", "earlier", "Earlier code"),
         Binding("ctrl+c", "interrupt", "Interrupt", priority=True),
-        Binding("ctrl+k", "restart_kernel", "Restart kernel", show=False),
         Binding("question_mark", "app.help", "Help", show=False),
     ]
 
     mode: reactive[str] = reactive("running", init=False)
 
     def __init__(self, lesson: Lesson, kernel: Kernel, start: Position = (0, 0),
-                 run_id: str | None = None):
+                 run_id: str | None = None, *, flow: LessonFlow | None = None) -> None:
         super().__init__()
-        self.lesson = lesson
+        self.flow = flow if flow is not None else LessonFlow(lesson, start, run_id)
+        self.lesson = self.flow.lesson
         self.kernel = kernel
-        self.flow = LessonFlow(lesson, start, run_id)
-        self.run = LessonRun(kernel, lesson)
-        self.run_lock = threading.Lock()
+        self.run = LessonRun(kernel, self.lesson)
+        self.run_lock = threading.Lock()  # one worker at a time drives the LessonRun
         self.pending: str | None = None  # an answer typed before the step finished running
-        self.repl_open = False
-        self.repl_running = False
+        self.fatal = False  # the lesson cannot run here at all (requirements)
+        self.auto_rebuilt = False  # one automatic rebuild per failure: no crash loop
+        self.rebuilding = False
         self.repl_dirty = False  # the REPL changed the namespace: rebuild before the next step
+        self.picture_spec: ShowSpec | None = None  # the picture behind the current question
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -74,180 +87,260 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
             yield Static(id="lesson-title", classes="brand")
             yield KernelStatus(classes="kernel")
         with VerticalScroll(id="lesson-body"):
-            with Collapsible(title="Intro", id="intro", collapsed=False):
-                yield Markdown(self.lesson.intro or "")
-            yield Static(id="step-label", classes="label")
-            yield CodeView(id="code")
+            with Fold(title="Intro", id="intro", collapsed=False):
+                yield Static(inline(self.lesson.intro or ""), id="intro-text")
+            with Fold(title="Setup, shared by the pack's lessons (runs before step 1)",
+                      id="setup", collapsed=False):
+                yield Static(id="setup-code", classes="code")
+            yield CodePane(id="code-pane")
             yield Static(id="failure")
-            with Vertical(id="question"):
-                yield Static(id="ask")
-                yield AnswerBox(id="answer")
-                yield Static(id="hint-line")
-                yield Static(id="note-line")
+            yield QuestionPane(id="question")
             yield VerdictPanel(id="verdict")
-            with Vertical(id="step-after"):
-                yield Static(id="step-output")
-                yield Static(id="step-explain")
+            yield StepNotes(id="step-after")
+            yield PicturePane(self.live_session, id="picture-pane")
         yield Footer()
+
+    @property
+    def code_pane(self) -> CodePane:
+        return self.query_one(CodePane)
+
+    @property
+    def question(self) -> QuestionPane:
+        return self.query_one(QuestionPane)
+
+    @property
+    def verdict(self) -> VerdictPanel:
+        return self.query_one(VerdictPanel)
+
+    @property
+    def notes(self) -> StepNotes:
+        return self.query_one(StepNotes)
+
+    @property
+    def repl(self) -> Repl | None:
+        found = self.query(Repl)
+        return found.first() if found else None
+
+    @property
+    def repl_running(self) -> bool:
+        repl = self.repl
+        return repl is not None and repl.running
+
+    @property
+    def repl_focused(self) -> bool:
+        return self.focused is not None and self.focused.id == "repl-input"
+
+    def live_session(self) -> Session | None:
+        return self.run.session
 
     def on_mount(self) -> None:
         self.query_one("#intro", Collapsible).display = bool(self.lesson.intro)
+        self.query_one("#setup", Collapsible).display = self.lesson.setup is not None
+        if self.lesson.setup is not None:
+            self.query_one("#setup-code", Static).update(numbered(self.lesson.setup.code))
+        # whenever the body's content is laid out anew (a step, a verdict, a hint, a
+        # picture), scroll what matters into view again
+        body = self.query_one("#lesson-body", VerticalScroll)
+        self.watch(body, "virtual_size", lambda _size: self.keep_in_view(0), init=False)
         self.remember_position()
         self.show_step()
-        self.run_steps(self.flow.step_index, rebuild=self.flow.step_index > 0)
+        self.run_steps(self.flow.step_index)
 
     def on_unmount(self) -> None:
-        self.close_run()
+        run = self.run  # end the lesson's process without blocking the UI
+        threading.Thread(target=run.close, name="tutor-close-run", daemon=True).start()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.keep_in_view)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        mode, state = self.mode, self.flow.state
-        repl_focused = self.repl_open and self.focused is not None and \
-            self.focused.id == "repl-input"
+        mode, flow = self.mode, self.flow
+        repl_focused = self.repl_focused
         allowed = {
-            "hint": mode in ("asking", "running") and self.flow.prompt is not None,
-            "reveal": mode == "asking" and self.flow.prompt is not None,
-            "retry": (mode == "judged" and self.flow.prompt is not None and not state.revealed
-                      and state.verdict is not None and state.verdict.status is not Status.CORRECT)
-            or (mode == "failed" and not self.fatal),
+            "hint": mode in ("asking", "running") and flow.prompt is not None,
+            "reveal": mode == "asking" and flow.prompt is not None,
+            "retry": (mode == "judged" and flow.can_retry) or (mode == "failed" and not self.fatal),
             "next": mode == "judged" and not repl_focused,
-            "repl": mode in ("judged", "asking") and self.flow.step_answered,
+            "repl": mode in ("judged", "asking") and flow.step_answered,
             "interrupt": self.repl_running or mode == "running",
             "leave_repl": repl_focused,
             # like the REPL, only once no question of the step is open: a graph drawn
             # after the first question could show the next one's answer (a grad_fn)
-            "picture": mode == "judged" and not repl_focused and self.flow.step_answered
-            and self.picture_spec() is not None,
+            "picture": mode == "judged" and not repl_focused and flow.step_answered
+            and self.picture_spec is not None,
             "back": not repl_focused,
+            "earlier": flow.step_index > 0,
         }
         return allowed.get(action, True)
 
     def watch_mode(self) -> None:
+        self.gate_repl()
+        self.refresh_bindings()
+
+    def on_descendant_focus(self) -> None:
         self.refresh_bindings()
 
     # ------------------------------------------------------------------ showing
+    def show_title(self) -> None:
+        flow = self.flow
+        text = title(self.lesson.title)
+        if flow.total_prompts and flow.question_number:
+            text += Content.styled(f"  ·  question {flow.question_number} of "
+                                   f"{flow.total_prompts}", "$text-muted")
+        self.query_one("#lesson-title", Static).update(text)
+
     def show_step(self) -> None:
         flow = self.flow
-        step = flow.step
         self.query_one("#intro", Collapsible).collapsed = flow.step_index > 0
-        self.query_one("#step-label", Static).update(
-            f"Step {step.index + 1} of {len(self.lesson.steps)}"
-            + ("  · running…" if self.mode == "running" else ""))
-        self.query_one("#code", CodeView).show(step.code)
-        self.query_one("#step-after").display = False
+        self.query_one("#setup", Collapsible).collapsed = flow.step_index > 0
+        self.code_pane.show(self.lesson.steps, flow.step_index, running=self.mode == "running")
+        self.notes.display = False
         self.hide_repl()
         self.show_question()
 
     def show_question(self, text: str = "") -> None:
+        """The current question (pre-filled with `text` on a retry), or for a step
+        without questions, just its code."""
         flow = self.flow
         prompt = flow.prompt
-        total = flow.total_prompts
-        self.query_one("#lesson-title", Static).update(plain(
-            f"{self.lesson.title}  ·  question {min(flow.question_number, total)} of {total}"
-            if total else self.lesson.title))
-        self.query_one("#verdict").display = False
-        self.query_one("#hint-line", Static).display = False
-        self.set_note("")
-        question = self.query_one("#question")
+        self.show_title()
+        self.verdict.display = False
+        self.picture_spec = None
+        self.query_one(PicturePane).hide()
+        question = self.question
         question.display = prompt is not None
-        if prompt is None:  # a step without questions
+        if prompt is None:
             self.mode = "judged" if flow.outcome is not None else "running"
+            self.call_after_refresh(self.keep_in_view)
             return
-        self.query_one("#ask", Static).update(
-            inline(f"**Q{flow.question_number}.** {prompt.ask.strip()}")
-            + Content.styled(f"  ({prompt.kind})", "$text-muted"))
-        answer = self.query_one("#answer", AnswerBox)
-        answer.show_prompt(prompt, text)
+        question.ask(prompt, flow.question_number, text, focus=True)
         flow.state  # noqa: B018 - starts the question's clock
         if flow.outcome is not None:
             self.mode = "asking"
-            self.guard_examples()
-        self.call_after_refresh(question.scroll_visible, animate=False)
+            question.box.set_examples(flow.entry_examples())
+        self.call_after_refresh(self.keep_in_view)
 
-    def set_note(self, text: str, tone: str = "") -> None:
-        note = self.query_one("#note-line", Static)
-        note.update(plain(text))
-        note.display = bool(text)
-        note.set_classes(tone)
+    def show_answer(self, answer: Answer) -> None:
+        """A counted answer (or a reveal): the verdict and why, in view."""
+        flow = self.flow
+        self.question.answered()
+        self.picture_spec = flow.picture() if flow.step_answered else None
+        panel = self.verdict
+        panel.display = True
+        explain = flow.prompt.explain if flow.prompt is not None else None
+        panel.show_answer(answer, explain, self.keys_text())
+        if flow.step_answered:
+            self.show_notes()
+        self.mode = "judged"
+        panel.focus(scroll_visible=False)  # (keep_in_view scrolls)
+        self.call_after_refresh(self.keep_in_view)
 
-    def show_step_after(self) -> None:
+    def show_notes(self) -> None:
         """Once the step's questions are answered: what it printed, its explanation."""
         outcome = self.flow.outcome
-        after = self.query_one("#step-after")
-        out = (outcome.stdout.strip() if outcome else "")[:2000]
-        printed = plain(f"The step printed:\n{out}" if out else "")
-        self.query_one("#step-output", Static).update(printed)
-        self.query_one("#step-output").display = bool(out)
-        explain = self.flow.step.explain or ""
-        self.query_one("#step-explain", Static).update(inline(explain))
-        self.query_one("#step-explain").display = bool(explain)
-        after.display = bool(out or explain)
+        self.notes.show_notes(outcome.stdout if outcome else "", self.flow.step.explain)
+
+    def show_failure(self, text: str, tone: str = "-error") -> None:
+        box = self.query_one("#failure", Static)
+        box.update(plain(text))
+        box.display = bool(text)
+        box.set_classes(tone)
+        if text:
+            self.call_after_refresh(self.keep_in_view)
 
     def keys_text(self) -> str:
+        flow = self.flow
         parts = ["enter/n: next"]
-        state = self.flow.state
-        if state.verdict is not None and state.verdict.status is not Status.CORRECT \
-                and not state.revealed:
+        if flow.can_retry:
             parts.append("r: retry")
-        if self.flow.step_answered:
+        if flow.step_answered:
             parts.append("ctrl+o: REPL")
-        if self.flow.step_answered and self.picture_spec() is not None:
+        if flow.step_answered and self.picture_spec is not None:
             parts.append("p: picture")
         return "   ".join(parts)
+
+    def keep_in_view(self, tries: int = 3) -> None:
+        """Scroll the body so that what matters now is on screen (see the module doc).
+        Widgets just filled may not be laid out yet: then it looks again after the
+        next refresh."""
+        body = self.query_one("#lesson-body", VerticalScroll)
+        height = body.scrollable_content_region.height
+        if height <= 0:
+            return
+
+        def top(widget: Widget) -> int:
+            return widget.virtual_region_with_margin.y
+
+        def bottom(widget: Widget) -> int:
+            region = widget.virtual_region_with_margin
+            return region.y + region.height
+
+        failure = self.query_one("#failure", Static)
+        picture = self.query_one(PicturePane)
+        if self.verdict.display:
+            start = top(self.question) if self.question.display else top(self.verdict)
+            end = bottom(self.verdict)
+            for extra in (self.notes, picture):  # below it, as far as they fit
+                if extra.display and bottom(extra) - start <= height:
+                    end = bottom(extra)
+            y = min(max(0, end - height), start)  # (a picture too big: it starts below)
+        elif self.question.display:
+            y = max(0, bottom(self.question) - height)
+        elif failure.display:
+            y = max(0, bottom(failure) - height)
+        else:
+            y = max(0, max(bottom(self.code_pane), bottom(self.notes)) - height)
+        stale = any(w.display and w.virtual_region.height == 0
+                    for w in (self.question, self.verdict, self.notes, picture))
+        if (stale or y > body.max_scroll_y) and tries > 0:
+            self.call_after_refresh(self.keep_in_view, tries - 1)
+        body.scroll_to(y=y, animate=False, immediate=True)
 
     # ------------------------------------------------------------------ answering
     @on(AnswerBox.Submitted)
     def submitted(self, event: AnswerBox.Submitted) -> None:
         if self.mode == "running" or self.flow.outcome is None:
             self.pending = event.text
-            self.set_note("Waiting for the kernel to finish running the step…", "-waiting")
+            self.question.note("Waiting for the kernel to finish running the step…", "-waiting")
+            self.call_after_refresh(self.keep_in_view)
             return
-        if self.mode != "asking":
-            return
-        self.judge(event.text)
+        if self.mode == "asking":
+            self.judge(event.text)
 
     def judge(self, text: str) -> None:
         flow = self.flow
         problem = flow.problem()
         if problem:
-            self.set_note(f"This question cannot be judged: {problem}. "
-                          "Press ctrl+r to see the live value, or esc.", "-error")
+            self.question.note(f"This question cannot be judged: {problem}. "
+                               "Press ctrl+r to see the live value, or esc.", "-error")
+            self.call_after_refresh(self.keep_in_view)
             return
-        verdict = flow.judge(text)
-        if verdict.status is Status.INVALID:
-            # (the judge never puts this question's answer in an example)
-            self.set_note(f"? {verdict.message}  Try again (this did not count).", "-invalid")
-            self.query_one("#answer", AnswerBox).focus_input()
+        answer = flow.judge(text)
+        if not answer.counted:  # the judge never puts this question's answer in an example
+            message = answer.verdict.message if answer.verdict is not None else ""
+            self.question.note(f"? {message}  Try again (this did not count).", "-invalid")
+            self.question.box.focus_input()
+            self.call_after_refresh(self.keep_in_view)
             return
-        self.save_attempt(flow.attempt(verdict.status.value, text, verdict.expected))
-        self.after_answer(lambda p: p.show_verdict(verdict, flow.prompt.explain, self.keys_text()))
+        self.save(answer)
+        self.show_answer(answer)
 
-    def after_answer(self, fill) -> None:
-        self.query_one("#question").display = False
-        panel = self.query_one("#verdict", VerdictPanel)
-        panel.display = True
-        fill(panel)
-        if self.flow.step_answered:
-            self.show_step_after()
-        self.mode = "judged"
-        panel.focus()
-        self.call_after_refresh(panel.scroll_visible, animate=False)
+    def save(self, answer: Answer) -> None:
+        if answer.attempt is not None:
+            position = self.flow.resume_point() if self.flow.whole else None
+            self.app.save_attempt(answer.attempt, len(self.lesson.prompts), position)
 
     def action_hint(self) -> None:
         hint = self.flow.hint()
-        line = self.query_one("#hint-line", Static)
-        line.update(plain(f"Hint: {hint}") if hint else "No hint for this question.")
-        line.display = True
+        self.question.show_hint(hint, asked=True)
+        self.call_after_refresh(self.keep_in_view)
 
     def action_reveal(self) -> None:
-        flow = self.flow
-        if flow.outcome is None or flow.prompt is None:
+        if self.flow.prompt is None:
             return
-        live = flow.live_display()
-        if flow.outcome.failure:
-            live = f"(no live value: {flow.outcome.failure})"
-        self.save_attempt(flow.attempt("revealed", "", live))
-        flow.reveal()
-        self.after_answer(lambda p: p.show_reveal(live, flow.prompt.explain, self.keys_text()))
+        answer = self.flow.reveal()
+        self.save(answer)
+        self.show_answer(answer)
 
     def action_retry(self) -> None:
         if self.mode == "failed":
@@ -258,10 +351,11 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
 
     def action_next(self) -> None:
         flow = self.flow
-        if flow.prompt is not None and flow.next_prompt():
+        move = flow.advance()
+        if move == "question":
             self.show_question()
             return
-        if flow.next_step():
+        if move == "step":
             self.remember_position()
             self.mode = "running"
             self.show_step()
@@ -273,16 +367,15 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
                 self.run_steps(flow.step_index)
             return
         self.remember_position(finished=True)
-        self.app.push_screen(LessonDone(self.lesson.title, flow.tally(), self.next_title()),
-                             self.done_choice)
-
-    def next_title(self) -> str | None:
-        nxt = self.app.next_lesson(self.lesson.id)  # type: ignore[attr-defined]
-        return nxt.title if nxt else None
+        app = self.app
+        nxt = app.next_lesson(self.lesson.id)
+        self.app.push_screen(LessonDone(self.lesson.title, flow.tally(),
+                                        nxt.title if nxt else None,
+                                        app.course_text(finished=self.lesson.id)), self.done_choice)
 
     def done_choice(self, choice: str | None) -> None:
         if choice == "next":
-            nxt = self.app.next_lesson(self.lesson.id)  # type: ignore[attr-defined]
+            nxt = self.app.next_lesson(self.lesson.id)
             if nxt is not None:
                 self.post_message(OpenLesson(nxt.id))
                 return
@@ -292,9 +385,175 @@ class LessonScreen(LessonPictures, LessonReplMixin, LessonKernelMixin, TutorScre
     def action_back(self) -> None:
         self.app.pop_screen()
 
-    # ------------------------------------------------------------------ steps
-    def on_step_ran(self, event: StepRan) -> None:
-        self.handle_outcome(event)
+    def action_earlier(self) -> None:
+        self.code_pane.toggle_earlier()
 
-    def on_descendant_focus(self) -> None:
+    def action_picture(self) -> None:
+        """p: the picture behind the question, under the verdict (p again hides it)."""
+        spec = self.picture_spec
+        pane = self.query_one(PicturePane)
+        if pane.display:
+            pane.hide()
+        elif spec is None:
+            self.notify("No picture fits this question; in the REPL try :graph EXPR, "
+                        ":storage or :tree EXPR.", timeout=4)
+        else:
+            pane.show(spec)
+
+    def on_picture_pane_drawn(self, event: PicturePane.Drawn) -> None:
+        self.call_after_refresh(self.keep_in_view)
+        self.call_after_refresh(self.say_where_the_picture_is)
+
+    def say_where_the_picture_is(self) -> None:
+        pane, body = self.query_one(PicturePane), self.query_one("#lesson-body", VerticalScroll)
+        if pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2:
+            self.notify("The picture is below the explanation: scroll down (PgDn).",
+                        timeout=4)
+
+    def remember_position(self, finished: bool = False) -> None:
+        if not self.flow.whole:
+            return
+        position = (len(self.lesson.steps), 0) if finished else self.flow.resume_point()
+        self.app.save_position(self.lesson.id, position, self.flow.run_id)
+
+    # ------------------------------------------------------------------ the kernel
+    @work(thread=True, exit_on_error=False, group="kernel", description="run lesson steps")
+    def run_steps(self, upto: int, rebuild: bool = False) -> None:
+        """Run the steps up to `upto` (those not run yet; all of them, in a fresh
+        process, with `rebuild`) and post the last outcome."""
+        step = self.lesson.steps[upto]
+        with self.run_lock:
+            try:
+                why = unmet_requirement(self.lesson, self.kernel.wait_ready())
+                if why:
+                    outcome = StepOutcome(step, failure=f"This lesson cannot run here: it {why}.")
+                    self.post_message(StepRan(outcome, fatal=True))
+                    return
+                last = self.run.rebuild(upto) if rebuild else self.run.run_through(upto)
+                outcome = last or StepOutcome(step)
+            except KernelError as exc:
+                outcome = StepOutcome(step, failure=f"the kernel could not run the step: {exc}")
+        self.post_message(StepRan(outcome, rebuilt=rebuild))
+
+    @work(thread=True, exit_on_error=False, group="kernel", description="restart the kernel")
+    def restart_worker(self) -> None:
+        with self.run_lock:
+            self.run.close()
+            self.kernel.restart()
+        self.app.call_from_thread(self.run_steps, self.flow.step_index, True)
+
+    def restart_kernel(self) -> None:
+        """ctrl+k: a fresh kernel; the lesson's steps re-run in it."""
+        if not self.flow.state.answered:
+            self.mode = "running"
+        self.show_failure("Restarting the kernel and re-running the steps…", tone="-waiting")
+        self.restart_worker()
+
+    def rebuild(self, quiet: bool = False) -> None:
+        """Re-run the steps up to the current one in a fresh process."""
+        self.rebuilding = True
+        self.repl_dirty = False
+        self.gate_repl()
+        if self.flow.outcome is None or not self.flow.state.answered:
+            self.mode = "running"
+        if not quiet:
+            self.show_failure(f"Re-running steps 1–{self.flow.step_index + 1} in a fresh "
+                              "process…", tone="-waiting")
+        self.run_steps(self.flow.step_index, rebuild=True)
+
+    def on_step_ran(self, event: StepRan) -> None:
+        outcome, flow = event.outcome, self.flow
+        self.rebuilding = False
+        self.gate_repl()
+        if event.fatal:
+            self.fatal = True
+            self.mode = "failed"
+            self.show_failure(f"{outcome.failure}\nesc: back to the catalog")
+            return
+        if outcome.failure:
+            session = self.run.session
+            died = session is None or not session.alive
+            if died and not self.auto_rebuilt:
+                self.auto_rebuilt = True
+                self.show_failure(f"The lesson's process stopped: {outcome.failure}. "
+                                  f"Restarting it and re-running steps 1–{flow.step_index + 1}…",
+                                  tone="-waiting")
+                self.notify(f"Kernel trouble: {outcome.failure}. Rebuilding the lesson…",
+                            severity="warning", timeout=6, markup=False)
+                self.rebuild(quiet=True)
+                return
+            self.mode = "failed"
+            self.show_failure(f"{outcome.failure}\nr: try again (re-runs the steps in a fresh "
+                              "process) · esc: back to the catalog")
+            return
+        self.auto_rebuilt = False
+        self.show_failure("")
+        if outcome.step.index != flow.step_index:
+            return
+        flow.outcome = outcome
+        self.code_pane.set_running(False)
+        if event.rebuilt and self.mode == "judged":
+            self.notify("The lesson's namespace was rebuilt; carry on.", timeout=4)
+            return
+        if flow.prompt is None:  # a step without questions: its notes at once
+            self.show_notes()
+            self.mode = "judged"
+            self.call_after_refresh(self.keep_in_view)
+            return
+        if flow.state.answered:
+            self.mode = "judged"
+            return
+        self.mode = "asking"
+        self.question.box.set_examples(flow.entry_examples())
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            self.question.note("")
+            self.judge(pending)
+
+    def action_interrupt(self) -> None:
+        """ctrl+c: a KeyboardInterrupt in the running code; the kernel stops the code's
+        process if it ignores it (the REPL then says so and the namespace is rebuilt)."""
+        session = self.run.session
+        if session is not None:
+            session.interrupt()
+
+    # ------------------------------------------------------------------ the REPL
+    async def action_repl(self) -> None:
+        repl = self.repl
+        if repl is None:  # mounted on first use: a TextArea is costly to build
+            repl = Repl(self.live_session, id="repl")
+            await self.mount(repl, before=self.query_one(Footer))
+            self.watch(repl, "running", lambda _running: self.refresh_bindings(), init=False)
+        repl.display = True
+        self.gate_repl()
+        repl.focus_input()
         self.refresh_bindings()
+
+    def action_leave_repl(self) -> None:
+        self.hide_repl(keep_open=True)
+
+    def hide_repl(self, keep_open: bool = False) -> None:
+        repl = self.repl
+        if repl is not None and not keep_open:
+            repl.display = False
+        if self.mode == "judged" and self.verdict.display:
+            self.verdict.focus(scroll_visible=False)
+        self.refresh_bindings()
+
+    def gate_repl(self) -> None:
+        """Tell the REPL whether code may run now, and if not, why."""
+        repl = self.repl
+        if repl is None:
+            return
+        if not self.flow.step_answered:  # never run code before the questions are answered
+            repl.blocked = "Answer this step's questions first."
+        elif self.rebuilding:
+            repl.blocked = "The namespace is being rebuilt; run it again in a moment."
+        else:
+            repl.blocked = None
+
+    def on_repl_changed(self, event: Repl.Changed) -> None:
+        self.repl_dirty = True
+
+    def on_repl_died(self, event: Repl.Died) -> None:
+        self.rebuild(quiet=True)

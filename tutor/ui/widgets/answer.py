@@ -1,10 +1,16 @@
-"""The answer entry, suited to the question's kind.
+"""The answer entry, suited to the question's kind, and the question pane around it.
 
 * bool, same_storage: Yes / No buttons (keys y / n)
 * choice: a list of the choices (keys 1-9, or arrows and enter)
-* stdout: a multi-line box (ctrl+s submits)
+* stdout: a multi-line box: enter starts a new line, enter on an empty line (or
+  ctrl+s) submits, as `tutor play` reads printed lines up to an empty one
 * set, list: a text field that previews the items as you type
-* everything else: a text field with a kind-specific placeholder and examples
+* everything else: a text field
+
+Under the entry a line says what it reads (the kind's `label` in the kind registry,
+`tutor.kinds.REGISTRY`: the notation, and that None is an answer too) with examples
+that are wrong for this question.
+The entry posts `AnswerBox.Submitted(text)`; it never judges anything itself.
 """
 
 from __future__ import annotations
@@ -13,36 +19,23 @@ import re
 import time
 
 from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.events import Key
 from textual.message import Message
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from tutor.flow import entry_text
 from tutor.lesson.model import Prompt
 from tutor.ui.text import plain
+from tutor.ui.widgets.inline import inline, title
 
-# Format examples only: deliberately values no bundled lesson has as its answer
-# (tests/ui/test_widgets.py checks), and hidden when one is this question's answer.
-PLACEHOLDERS = {
-    "number": "a number",
-    "tensor": "a tensor's values",
-    "text": "an exact name",
-    "set": "items in any order, separated by commas",
-    "list": "items in order, separated by commas",
-    "shape": "a shape",
-    "dtype": "a dtype",
-    "exception": "an exception name, or: no error",
-}
-EXAMPLES = {
-    "number": "e.g. 3.5, -0.25, 1e-3 or tensor(3.5)",
-    "tensor": "e.g. tensor([7., 9.]), [[1, 0], [0, 1]] or [True, False]",
-    "text": "case is ignored, e.g. SinBackward0",
-    "shape": "e.g. (4, 5), torch.Size([4, 5]), 4x5 or () for a scalar",
-    "dtype": "e.g. torch.int16, int16, short, uint8",
-    "exception": "e.g. IndexError, raises, or: no error",
-}
 YES_NO = ("bool", "same_storage")
+KEYED = (*YES_NO, "choice")  # answered by keys on the box itself
+PLACEHOLDERS = {"set": "a, b, …", "list": "a, b, …", "stdout": ""}
 
 
 def items_preview(text: str) -> str:
@@ -57,7 +50,20 @@ def items_preview(text: str) -> str:
     return f"{len(parts)} item{'s' * (len(parts) != 1)}: {shown}"
 
 
+def entry_label(prompt: Prompt, examples: list[str]) -> str:
+    """The line under the entry: what it reads, and the keys that answer."""
+    if prompt.kind in YES_NO:
+        return f"{entry_text(prompt.kind)}: press y or n"
+    if prompt.kind == "choice":
+        return "press a number (or tab to the list, ↑/↓ and enter)"
+    said = entry_text(prompt.kind, examples)
+    return said + " · enter on an empty line or ctrl+s submits" if prompt.kind == "stdout" \
+        else said
+
+
 class StdoutArea(TextArea):
+    """Printed lines: enter on an empty last line (or ctrl+s) submits."""
+
     BINDINGS = [Binding("ctrl+s", "submit", "Submit")]
 
     class Submit(Message):
@@ -66,24 +72,26 @@ class StdoutArea(TextArea):
     def action_submit(self) -> None:
         self.post_message(self.Submit())
 
-
-class _Entry(Vertical):
-    """The entry for one question; focuses itself as soon as it is mounted."""
-
-    def on_mount(self) -> None:
-        box = self.parent
-        if isinstance(box, AnswerBox) and box.body is self and box.autofocus:
-            box.focus_input()
+    async def _on_key(self, event: Key) -> None:
+        row, _ = self.cursor_location
+        if (event.key == "enter" and row == self.document.line_count - 1
+                and not self.document[row].strip() and self.text.strip()):
+            event.stop()
+            event.prevent_default()
+            self.action_submit()
+            return
+        await super()._on_key(event)
 
 
 class AnswerBox(Vertical, can_focus=True):
-    """Posts `AnswerBox.Submitted(text)`; never judges anything itself.
+    """The entry for one question.  Its fields are built once and shown per kind, so a
+    new question's entry is there (and focused) the moment the question shows: keys
+    typed right away are not lost.
 
     For yes/no and choice questions the box itself takes the focus (keys y/n and
     1-9 answer), so an `enter` pressed twice to move on cannot answer by accident;
     and those keys do nothing for a moment after the question appears, so an `n`
-    (next) pressed twice does not answer "no".
-    """
+    (next) pressed twice does not answer "no"."""
 
     SETTLE = 0.4  # seconds after a question appears during which y/n/1-9 are ignored
 
@@ -98,77 +106,84 @@ class AnswerBox(Vertical, can_focus=True):
             super().__init__()
             self.text = text
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.prompt: Prompt | None = None
-        self.body: Vertical | None = None
-        self.autofocus = True
-        self.examples: list[Static] = []  # the current entry's notation examples
-        self.shown_at = 0.0
+    prompt: Prompt | None = None
+    shown_at = 0.0
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="text-entry", select_on_focus=False)
+        yield StdoutArea(id="stdout-entry", soft_wrap=True, show_line_numbers=False)
+        with Horizontal(id="yes-no"):
+            yield Button("Yes  (y)", id="yes", variant="primary")
+            yield Button("No  (n)", id="no", variant="primary")
+        yield OptionList(id="choices")
+        yield Static(id="preview", classes="examples")
+        yield Static(id="entry-label", classes="examples")
 
     def show_prompt(self, prompt: Prompt, text: str = "", focus: bool = True) -> None:
-        """Replace the entry with one for `prompt`, pre-filled with `text` (a retry).
-
-        With `focus`, the entry takes the focus the moment it is mounted, so keys
-        typed right away are not lost."""
+        """The entry for `prompt`.  A retry passes the last answer as `text`: it is
+        shown selected, so typing replaces it (and arrow keys keep it to edit)."""
         self.prompt = prompt
-        self.autofocus = focus
         self.shown_at = time.monotonic()
-        if self.body is not None:
-            self.body.remove()
-        self.examples = []
-        self.body = _Entry(*self._entry(prompt, text), classes="answer-body")
-        self.mount(self.body)
-
-    def _entry(self, prompt: Prompt, text: str):
         kind = prompt.kind
-        if kind in YES_NO:
-            yield Horizontal(Button("Yes  (y)", id="yes", variant="primary"),
-                             Button("No  (n)", id="no", variant="primary"), id="yes-no")
-            yield self._examples(Static("press y or n", classes="examples"))
-        elif kind == "choice":
-            yield OptionList(*[Option(plain(f"{i}. {c}"), id=str(i))
-                               for i, c in enumerate(prompt.choices, 1)], id="choices")
-            yield self._examples(Static("press a number (or tab to the list, ↑/↓ and enter)",
-                                        classes="examples"))
-        elif kind == "stdout":
-            area = StdoutArea(text, id="stdout-entry", soft_wrap=True, show_line_numbers=False)
-            yield area
-            yield self._examples(Static("type the printed lines exactly; ctrl+s submits",
-                                        classes="examples"))
+        field = self.query_one("#text-entry", Input)
+        field.display = kind not in (*KEYED, "stdout")
+        field.value = text
+        field.placeholder = PLACEHOLDERS.get(kind, "")
+        area = self.query_one("#stdout-entry", StdoutArea)
+        area.display = kind == "stdout"
+        area.text = text
+        self.query_one("#yes-no").display = kind in YES_NO
+        choices = self.query_one("#choices", OptionList)
+        choices.display = kind == "choice"
+        choices.clear_options()
+        if kind == "choice":
+            choices.add_options([Option(title(f"{i}. {c}"), id=str(i))
+                                 for i, c in enumerate(prompt.choices, 1)])
+            choices.highlighted = 0
+        self.show_preview(text)
+        self.set_examples([])
+        if focus:
+            self.focus_input(select=bool(text))
+
+    def set_examples(self, examples: list[str]) -> None:
+        """The notation line, with `examples` (none of them this question's answer)."""
+        if self.prompt is not None:
+            self.query_one("#entry-label", Static).update(
+                plain(entry_label(self.prompt, examples)))
+
+    @property
+    def field(self) -> Input | TextArea | None:
+        """The current question's text field (None for yes/no and choices)."""
+        if self.prompt is None or self.prompt.kind in KEYED:
+            return None
+        if self.prompt.kind == "stdout":
+            return self.query_one("#stdout-entry", StdoutArea)
+        return self.query_one("#text-entry", Input)
+
+    def focus_input(self, select: bool = False) -> None:
+        field = self.field  # (the lesson scrolls what matters into view itself)
+        if field is None:
+            self.focus(scroll_visible=False)
+            return
+        field.focus(scroll_visible=False)
+        if select:
+            field.select_all()
+        elif isinstance(field, TextArea):
+            field.move_cursor(field.document.end)
         else:
-            yield Input(text, placeholder=PLACEHOLDERS.get(kind, "your prediction"),
-                        id="text-entry", select_on_focus=False)
-            hint = items_preview(text) if kind in ("set", "list") else EXAMPLES.get(kind, "")
-            yield self._examples(Static(hint, id="preview", classes="examples"))
-
-    def _examples(self, widget: Static) -> Static:
-        self.examples.append(widget)
-        return widget
-
-    def hide_examples(self) -> None:
-        """The examples would give this question's answer away: not shown."""
-        for examples in self.examples:  # kept by reference: maybe not mounted yet
-            examples.display = False
-
-    def focus_input(self) -> None:
-        if self.body is None:
-            return
-        if self.prompt is not None and (self.prompt.kind in YES_NO or self.prompt.kind == "choice"):
-            self.focus()
-            return
-        for selector in ("#text-entry", "#stdout-entry"):
-            found = self.body.query(selector)
-            if found:
-                found.first().focus()
-                return
+            field.cursor_position = len(field.value)
 
     # ------------------------------------------------------------------ events
+    def show_preview(self, text: str) -> None:
+        """For sets and lists: how the items typed so far are read."""
+        preview = self.query_one("#preview", Static)
+        shown = self.prompt is not None and self.prompt.kind in ("set", "list") and bool(text)
+        preview.display = shown
+        preview.update(plain(items_preview(text)) if shown else "")
+
     @on(Input.Changed, "#text-entry")
     def _changed(self, event: Input.Changed) -> None:
-        if self.prompt is not None and self.prompt.kind in ("set", "list"):
-            if self.body is not None:
-                self.body.query_one("#preview", Static).update(plain(items_preview(event.value)))
+        self.show_preview(event.value)
 
     @on(Input.Submitted, "#text-entry")
     def _typed(self, event: Input.Submitted) -> None:
@@ -179,10 +194,9 @@ class AnswerBox(Vertical, can_focus=True):
     @on(StdoutArea.Submit)
     def _stdout(self, event: StdoutArea.Submit) -> None:
         event.stop()
-        assert self.body is not None
-        text = self.body.query_one("#stdout-entry", TextArea).text
+        text = self.query_one("#stdout-entry", StdoutArea).text
         if text.strip():
-            self.post_message(self.Submitted(text))
+            self.post_message(self.Submitted(text.strip("\n")))
 
     @on(Button.Pressed, "#yes-no Button")
     def _pressed(self, event: Button.Pressed) -> None:
@@ -206,3 +220,48 @@ class AnswerBox(Vertical, can_focus=True):
         if (prompt is not None and prompt.kind == "choice" and self.settled()
                 and 1 <= number <= len(prompt.choices)):
             self.post_message(self.Submitted(prompt.choices[number - 1]))
+
+
+class QuestionPane(Vertical):
+    """The question, its entry, the hint and notes; after a verdict only the question
+    line stays (the verdict panel below it says the rest)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="ask")
+        yield AnswerBox(id="answer")
+        yield Static(id="hint-line")
+        yield Static(id="note-line")
+
+    @property
+    def box(self) -> AnswerBox:
+        return self.query_one(AnswerBox)
+
+    def ask(self, prompt: Prompt, number: int, text: str = "", focus: bool = True) -> None:
+        """Show the question; it appears once its entry is there to type into (keys typed
+        as soon as the question shows must not go elsewhere)."""
+        self.query_one("#ask", Static).update(
+            Content.styled(f"Q{number}. ", "bold") + inline(prompt.ask.strip()))
+        self.box.display = True
+        self.box.show_prompt(prompt, text, focus)
+        self.show_hint(None)
+        self.note("")
+
+    def answered(self) -> None:
+        """The answer counted: keep the question line, drop the entry and notes."""
+        self.box.display = False
+        self.show_hint(None)
+        self.note("")
+
+    def show_hint(self, hint: str | None, asked: bool = False) -> None:
+        line = self.query_one("#hint-line", Static)
+        if hint:
+            line.update(Content.styled("Hint: ", "bold") + inline(hint))
+        else:
+            line.update("No hint for this question." if asked else "")
+        line.display = bool(hint) or asked
+
+    def note(self, text: str, tone: str = "") -> None:
+        line = self.query_one("#note-line", Static)
+        line.update(plain(text))
+        line.display = bool(text)
+        line.set_classes(tone)

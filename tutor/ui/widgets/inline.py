@@ -1,52 +1,47 @@
-"""Light Markdown for short lesson texts (questions, explanations, feedback).
+"""Lesson Markdown (questions, intros, hints, explanations, titles) as styled Content.
 
-Full `Markdown` widgets are costly to mount; the short texts a lesson shows on
-every question need only paragraphs, `code`, **bold** and *italic*.
+`tutor.markup` reads the text (the same reading `tutor play` prints as plain text);
+this maps its runs to theme styles.  Full `Markdown` widgets are costly to mount,
+and lesson texts need only paragraphs, lists, code, **bold** and *italic*.
+Lesson text is never parsed as Textual markup and is made terminal-safe.
 """
 
 from __future__ import annotations
 
-import re
-
 from textual.content import Content
 
+from tutor.markup import Block, blocks, runs
 from tutor.safetext import sanitize
 
-LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])\s|^    ")
-TOKEN = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+STYLES = {"": "", "code": "$text-accent", "bold": "bold", "italic": "italic"}
+
+
+def _line(text: str) -> Content:
+    return Content.assemble(*[(sanitize(t), STYLES[s]) for t, s in runs(text)])
+
+
+def _block(block: Block) -> Content:
+    if block.kind == "code":
+        return Content.styled(sanitize(block.text), "$text-accent")
+    body = _line(block.text)
+    if block.kind == "item":
+        bullet = "•" if block.marker in "-*+" else block.marker
+        return Content("  " * block.depth + bullet + " ") + body
+    return body
 
 
 def inline(text: str) -> Content:
-    """`text` with inline Markdown turned into styles; single newlines join lines."""
-    text = sanitize(text)  # (lesson text is clean already; feedback may quote live values)
-    paragraphs = [_join(block) for block in re.split(r"\n\s*\n", text.strip())]
-    out: list[Content] = []
-    for para in paragraphs:
-        pieces: list[tuple[str, str] | str] = []
-        pos = 0
-        for m in TOKEN.finditer(para):
-            pieces.append(para[pos:m.start()])
-            code, bold, italic = m.groups()
-            if code is not None:
-                pieces.append((code, "$text-accent"))
-            elif bold is not None:
-                pieces.append((bold, "bold"))
-            else:
-                pieces.append((italic, "italic"))
-            pos = m.end()
-        pieces.append(para[pos:])
-        out.append(Content.assemble(*pieces))
-    return Content("\n\n").join(out)
-
-
-def _join(block: str) -> str:
-    """Soft-wrapped lines become one; list items and indented lines keep their breaks."""
-    out = ""
-    for line in block.splitlines():
-        if not out:
-            out = line.rstrip() if LIST_ITEM.match(line) else line.strip()
-        elif LIST_ITEM.match(line):
-            out += "\n" + line.rstrip()
-        else:
-            out += " " + line.strip()
+    """`text` with its Markdown turned into styles: blocks apart, soft breaks joined."""
+    out = Content()
+    previous: Block | None = None
+    for block in blocks(text):
+        if previous is not None:
+            out += Content("\n" if block.kind == previous.kind == "item" else "\n\n")
+        out += _block(block)
+        previous = block
     return out
+
+
+def title(text: str) -> Content:
+    """A one-line title (a lesson's, a pack's): inline marks only."""
+    return _line(" ".join(text.split()))

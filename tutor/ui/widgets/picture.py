@@ -1,17 +1,26 @@
-"""A picture (autograd graph, storage map, module tree) in a monospace widget.
+"""A picture (autograd graph, storage map, module tree) in a monospace widget, and
+the pane that shows the picture behind a question under its verdict.
 
 `tutor.pictures` draws the lines and tags each segment with a semantic style;
-this maps those tags to theme colours and re-draws at the widget's width.
+this maps those tags to theme colours and re-draws at the widget's width.  The
+pane sits in the lesson below the verdict (never over it: the explanation stays
+readable beside the picture) and fetches its data in a named thread worker.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
 
-from tutor.pictures import Picture, render
+from tutor.kernel import KernelError, Session
+from tutor.pictures import Picture, ShowSpec, render
 from tutor.ui.text import plain
 
 STYLES = {
@@ -63,3 +72,56 @@ class PictureView(Static):
     def on_resize(self) -> None:
         if self.data is not None and self.content_size.width != self.drawn_width:
             self.draw()
+
+
+def inspect_live(session: Session | None, spec: ShowSpec) -> dict[str, Any]:
+    """A picture's data from the lesson's live session (blocking: call it in a worker)."""
+    if session is None or not session.alive:
+        raise KernelError("the lesson's process is not running")
+    return session.inspect(spec.what, spec.expr)
+
+
+class PicturePane(Vertical):
+    """The picture behind the current question, drawn from the lesson's live session
+    (`session`, looked up when drawing).  Posts `PicturePane.Drawn` once it is up."""
+
+    class Drawn(Message):
+        pass
+
+    def __init__(self, session: Callable[[], Session | None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.spec: ShowSpec | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="picture-head")
+        yield PictureView(id="picture")
+
+    def show(self, spec: ShowSpec) -> None:
+        self.spec = spec
+        self.display = True
+        self.query_one("#picture-head", Static).update(plain(f"drawing {spec}…"))
+        view = self.query_one(PictureView)
+        view.data = None
+        view.update("")
+        self.load(spec)
+
+    def hide(self) -> None:
+        self.display = False
+        self.spec = None
+
+    @work(thread=True, exit_on_error=False, group="picture", description="draw a picture")
+    def load(self, spec: ShowSpec) -> None:
+        try:
+            data = inspect_live(self.session(), spec)
+        except KernelError as exc:
+            data = {"type": "exception", "name": type(exc).__name__, "message": str(exc)}
+        self.app.call_from_thread(self.loaded, spec, data)
+
+    def loaded(self, spec: ShowSpec, data: dict[str, Any]) -> None:
+        if spec != self.spec:  # hidden, or another picture asked for since
+            return
+        self.query_one("#picture-head", Static).update(
+            Content.styled(f"p: hide the picture · {spec}", "$text-muted"))
+        self.query_one(PictureView).show_data(data)
+        self.post_message(self.Drawn())

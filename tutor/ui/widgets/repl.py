@@ -1,17 +1,26 @@
-"""The REPL: Python in the lesson's live namespace, once the step's questions are answered.
+"""The REPL pane: Python in the lesson's live namespace, once the step's questions are
+answered.
 
 Enter runs the input when it is a complete statement (decided by
 `codeop.compile_command`, like the Python console), else starts a new line; an
 empty last line or ctrl+s runs it anyway.  Up/down on the first/last line walk
-the history.  The widget only posts `Repl.Run(code)`; the lesson screen runs it
-in the kernel and hands the reply back to `show_reply`.
+the history.  Lines starting with `:` draw pictures (`:graph z`, `:storage`,
+`:tree net`).
+
+The pane owns its state: it runs code and draws pictures in its own named
+workers, in the session the screen hands down (`session`), refuses while the
+screen says why not (`blocked`), and posts `Repl.Changed` (the namespace now
+differs from the lesson's) and `Repl.Died` (the lesson's process is gone: the
+screen rebuilds it) up to the screen.
 """
 
 from __future__ import annotations
 
 import codeop
+from collections.abc import Callable
 from typing import Any
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -19,10 +28,14 @@ from textual.content import Content
 from textual.events import Key
 from textual.highlight import highlight
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Static, TextArea
 
-from tutor.kernel.text import sanitize_output
+from tutor.kernel import KernelError, Session, SessionDied, StepTimeout
+from tutor.pictures import ShowSpec, parse_show, render
+from tutor.safetext import sanitize
 from tutor.ui.text import plain
+from tutor.ui.widgets.picture import inspect_live, picture_content
 
 MAX_LINES = 40
 MAX_CHARS = 4000
@@ -123,14 +136,22 @@ class ReplInput(TextArea):
 class Repl(Vertical):
     """Output log above, input below."""
 
-    class Run(Message):
-        def __init__(self, code: str) -> None:
-            super().__init__()
-            self.code = code
+    class Changed(Message):
+        """Code ran: the namespace may now differ from what the lesson's steps made."""
+
+    class Died(Message):
+        """The lesson's process is gone (the REPL has said how): rebuild it."""
+
+    running: reactive[bool] = reactive(False, init=False)
+
+    def __init__(self, session: Callable[[], Session | None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session  # the lesson's live session, looked up at each run
+        self.blocked: str | None = None  # why code cannot run now (the screen says)
 
     def compose(self) -> ComposeResult:
         yield Static("REPL — the lesson's live namespace. enter runs · ctrl+s runs · "
-                     "↑/↓ history · ctrl+c interrupts · esc leaves", id="repl-title")
+                     "↑/↓ history · :graph z · ctrl+c interrupts · esc leaves", id="repl-title")
         yield VerticalScroll(id="repl-log")
         yield ReplInput(id="repl-input")
 
@@ -141,6 +162,10 @@ class Repl(Vertical):
             log.children[0].remove()
         log.anchor()  # stays at the newest line while entries are laid out (until scrolled up)
 
+    @property
+    def log_text(self) -> str:
+        return "\n".join(str(w.render()) for w in self.query(".repl-entry"))
+
     def on_repl_input_submitted(self, event: ReplInput.Submitted) -> None:
         event.stop()
         code = event.code
@@ -148,31 +173,88 @@ class Repl(Vertical):
             Content.styled(">>> " if i == 0 else "... ", "$text-muted") + line
             for i, line in enumerate(highlight(code, language="python").split("\n")))
         self.write(shown, "-code")
-        self.set_running(True)
-        self.post_message(self.Run(code))
+        if self.blocked:
+            self.show_problem(self.blocked)
+            return
+        self.running = True
+        if code.lstrip().startswith(":"):  # :graph z, :storage, :tree net
+            try:
+                spec = parse_show(code)
+            except ValueError as exc:
+                self.show_problem(str(exc))
+                return
+            self.draw(spec)
+            return
+        self.post_message(self.Changed())
+        self.run_code(code)
 
-    def set_running(self, running: bool) -> None:
+    def watch_running(self, running: bool) -> None:
         self.set_class(running, "-running")
-        box = self.query_one("#repl-input", ReplInput)
-        box.read_only = running
+        self.query_one("#repl-input", ReplInput).read_only = running
 
+    # ------------------------------------------------------------------ workers
+    @work(thread=True, exit_on_error=False, group="repl", description="run REPL code")
+    def run_code(self, code: str) -> None:
+        session = self.session()
+        if session is None or not session.alive:
+            self.app.call_from_thread(self.died, "The lesson's process is not running; "
+                                      "rebuilding the namespace…")
+            return
+        try:
+            reply = session.repl(code, timeout=None)
+        except SessionDied as exc:
+            self.app.call_from_thread(self.died, f"The lesson's process died: {exc}. "
+                                      "Restarting it and re-running the steps…")
+            return
+        except StepTimeout as exc:
+            if session.alive:
+                self.app.call_from_thread(self.show_problem, str(exc))
+            else:
+                self.app.call_from_thread(self.died, str(exc))
+            return
+        except KernelError as exc:
+            self.app.call_from_thread(self.show_problem, f"the kernel could not run it: {exc}")
+            return
+        self.app.call_from_thread(self.show_reply, reply)
+
+    @work(thread=True, exit_on_error=False, group="repl", description="draw a picture")
+    def draw(self, spec: ShowSpec) -> None:
+        try:
+            data = inspect_live(self.session(), spec)
+        except KernelError as exc:
+            self.app.call_from_thread(self.show_problem, f"the picture could not be drawn: {exc}")
+            return
+        self.app.call_from_thread(self.show_picture, data)
+
+    # ------------------------------------------------------------------ showing
     def show_reply(self, reply: dict[str, Any]) -> None:
         if reply.get("stdout"):
             self.write(plain(truncate(reply["stdout"].rstrip("\n"))), "-stdout")
         if reply.get("stderr"):
             self.write(plain(truncate(reply["stderr"].rstrip("\n"))), "-stderr")
         if reply.get("value") is not None:
-            value = sanitize_output(truncate(str(reply["value"])))
+            value = sanitize(truncate(str(reply["value"])))
             self.write(highlight(value, language="python"), "-value")
         error = reply.get("error")
         if error:
             text = (error.get("traceback") or f"{error.get('name')}: {error.get('message')}")
             self.write(plain(truncate(text.rstrip("\n"), lines=30)), "-error")
-        self.set_running(False)
+        self.running = False
+
+    def show_picture(self, data: dict[str, Any]) -> None:
+        log = self.query_one("#repl-log")
+        width = max(40, (log.content_size.width or 80) - 2)
+        failed = data.get("type") == "exception"
+        self.write(picture_content(render(data, width)), "-error" if failed else "-value")
+        self.running = False
 
     def show_problem(self, text: str) -> None:
         self.write(plain(text), "-problem")
-        self.set_running(False)
+        self.running = False
+
+    def died(self, text: str) -> None:
+        self.show_problem(text)
+        self.post_message(self.Died())
 
     def focus_input(self) -> None:
         self.query_one("#repl-input", ReplInput).focus()

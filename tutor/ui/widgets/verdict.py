@@ -1,4 +1,9 @@
-"""The verdict: right / partly / wrong, your answer beside the live value, and why."""
+"""The verdict: right / partly / wrong, your answer beside the live value, and why;
+then, once the step's questions are answered, what the step printed and its note.
+
+Compact on purpose (a coloured bar, not a box): at 80x24 the verdict and the
+whole explanation fit on screen together.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from tutor.judge import Verdict
-from tutor.kernel.text import sanitize_output
+from tutor.flow import Answer
+from tutor.safetext import sanitize
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline
 
@@ -18,9 +23,10 @@ HEADINGS = {
     "incorrect": "✗ Not quite",
     "revealed": "⚑ Revealed (counts as given up)",
 }
-MAX_VALUE_LINES = 12
+MAX_VALUE_LINES = 8
+MAX_OUTPUT_CHARS = 2000
 # The judge's messages may open with the verdict the heading already says.
-SAID = {"correct": ("Right: ",), "incorrect": ("Not quite: ", "Not quite. ")}
+SAID = {"correct": ("Right: ", "Right, "), "incorrect": ("Not quite: ", "Not quite. ")}
 
 
 def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
@@ -32,19 +38,20 @@ def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
 
 def aligned(text: str) -> str:
     """Multi-line values line up under the first line (after the 10-column label)."""
-    return clip(sanitize_output(text).rstrip()).replace("\n", "\n" + " " * 10)
+    return clip(sanitize(text).rstrip()).replace("\n", "\n" + " " * 10)
 
 
-def side_by_side(answer: str, live: str) -> Content:
+def side_by_side(answer: str | None, live: str) -> Content:
     label = "$text-muted"
-    return Content.assemble(
-        ("you said  ", label), aligned(answer) or "(nothing)", "\n",
-        ("live      ", label), (aligned(live), "bold"),
-    )
+    said = (Content.assemble(("you said  ", label), aligned(answer) or "(nothing)", "\n")
+            if answer is not None else Content())
+    return said + Content.assemble(("live      ", label), (aligned(live), "bold"))
 
 
 class VerdictPanel(Vertical, can_focus=True):
     """Shown after a counted answer; focusable so the lesson's letter keys work."""
+
+    status = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="verdict-title")
@@ -54,33 +61,56 @@ class VerdictPanel(Vertical, can_focus=True):
         yield Static(id="verdict-explain")
         yield Static(id="verdict-keys", classes="keys")
 
-    def _set(self, status: str, title: str, values: Content, details: str,
-             feedback: str | None, explain: str | None, keys: str) -> None:
+    def show_answer(self, answer: Answer, explain: str | None, keys: str) -> None:
+        """Fill the panel for a counted answer (or a reveal)."""
+        status = answer.status
+        verdict = answer.verdict
+        message = verdict.message.strip() if verdict is not None else ""
+        for opening in SAID.get(status, ()):
+            message = message.removeprefix(opening)
+        self.status = status
         for name in HEADINGS:
             self.set_class(name == status, f"-{name}")
-        self.query_one("#verdict-title", Static).update(plain(title))
-        self.query_one("#verdict-values", Static).update(values)
-        detail = self.query_one("#verdict-details", Static)
-        detail.update(plain(details))
-        detail.display = bool(details)
-        fb = self.query_one("#verdict-feedback", Static)
-        fb.update(inline(f"» {feedback.strip()}") if feedback else "")
-        fb.display = bool(feedback)
-        ex = self.query_one("#verdict-explain", Static)
-        ex.update(inline(f"**Why:** {explain.strip()}") if explain else "")
-        ex.display = bool(explain)
+        self.query_one("#verdict-title", Static).update(
+            plain(HEADINGS[status] + (f" — {message}" if message else "")))
+        self.query_one("#verdict-values", Static).update(
+            side_by_side(verdict.answer if verdict is not None else None, answer.live))
+        details = "\n".join(f"  {d}" for d in verdict.details) if verdict is not None else ""
+        self._text("#verdict-details", plain(details) if details else None)
+        feedback = verdict.feedback if verdict is not None else None
+        self._text("#verdict-feedback", inline(f"» {feedback.strip()}") if feedback else None)
+        self._text("#verdict-explain",
+                   Content.styled("Why: ", "bold") + inline(explain.strip()) if explain else None)
+        self.set_keys(keys)
+
+    def set_keys(self, keys: str) -> None:
         self.query_one("#verdict-keys", Static).update(keys)
 
-    def show_verdict(self, verdict: Verdict, explain: str | None, keys: str) -> None:
-        status = verdict.status.value
-        message = verdict.message.strip()
-        for opening in SAID.get(status, ()):
-            message = message[len(opening):] if message.startswith(opening) else message
-        details = "\n".join(f"  {d}" for d in verdict.details)
-        title = HEADINGS[status] + (f" — {message}" if message else "")
-        self._set(status, title, side_by_side(verdict.answer, verdict.expected), details,
-                  verdict.feedback, explain, keys)
+    def _text(self, selector: str, content: Content | None) -> None:
+        widget = self.query_one(selector, Static)
+        widget.update(content or "")
+        widget.display = content is not None
 
-    def show_reveal(self, live: str, explain: str | None, keys: str) -> None:
-        values = Content.assemble(("live      ", "$text-muted"), (aligned(live), "bold"))
-        self._set("revealed", HEADINGS["revealed"], values, "", None, explain, keys)
+    @property
+    def text(self) -> str:
+        """Everything the panel says, as plain text (tests, screen readers)."""
+        return "\n".join(str(w.render()) for w in self.query(Static) if w.display)
+
+
+class StepNotes(Vertical):
+    """What the step printed and the author's note on it: shown once every question
+    of the step is answered (earlier, the output could give an answer away)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="step-output")
+        yield Static(id="step-explain")
+
+    def show_notes(self, stdout: str, explain: str | None) -> None:
+        out = stdout.strip()[:MAX_OUTPUT_CHARS]
+        printed = self.query_one("#step-output", Static)
+        printed.update(Content.styled("The step printed:\n", "bold") + plain(out) if out else "")
+        printed.display = bool(out)
+        note = self.query_one("#step-explain", Static)
+        note.update(inline(explain) if explain else "")
+        note.display = bool(explain)
+        self.display = bool(out or explain)

@@ -1,0 +1,141 @@
+"""The light Markdown of lesson texts (titles, intros, questions, hints, explanations).
+
+Lesson texts use paragraphs, `- ` and `1. ` lists, fenced or indented code, and the
+inline marks `code`, **bold** and *italic*.  `blocks` reads them once, for every
+front end: the app styles the runs (tutor.ui.widgets.inline), `tutor play` and
+the other plain-text commands print `plain_text` (no `**` or backticks left).
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import Literal
+
+BlockKind = Literal["para", "item", "code"]
+Style = Literal["", "code", "bold", "italic"]
+Run = tuple[str, Style]
+
+_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TOKEN = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph, a list item (with its marker, e.g. "-" or "2.") or verbatim code."""
+
+    kind: BlockKind
+    text: str
+    marker: str = ""
+    depth: int = 0  # list nesting, in units of the item's leading spaces // 2
+
+    @property
+    def runs(self) -> list[Run]:
+        return [(self.text, "code")] if self.kind == "code" else runs(self.text)
+
+
+def runs(text: str) -> list[Run]:
+    """Inline marks of one line of text, as (text, style) runs."""
+    out: list[Run] = []
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() > pos:
+            out.append((text[pos:m.start()], ""))
+        code, bold, italic = m.groups()
+        if code is not None:
+            out.append((code, "code"))
+        elif bold is not None:
+            out.append((bold, "bold"))
+        else:
+            out.append((italic, "italic"))
+        pos = m.end()
+    if pos < len(text):
+        out.append((text[pos:], ""))
+    return out
+
+
+def blocks(text: str) -> list[Block]:
+    """`text` read as blocks: soft-wrapped lines joined, list items and code kept apart."""
+    out: list[Block] = []
+    lines = textwrap.dedent(text.strip("\n")).splitlines()
+    current: list[str] = []
+    item: tuple[str, int] | None = None  # the open list item's marker and depth
+    i = 0
+
+    def close() -> None:
+        nonlocal current, item
+        if current:
+            joined = " ".join(part.strip() for part in current)
+            out.append(Block("item", joined, item[0], item[1]) if item else Block("para", joined))
+        current, item = [], None
+
+    while i < len(lines):
+        line = lines[i]
+        fenced = _FENCE.match(line)
+        if fenced:
+            close()
+            fence = fenced.group(1)
+            body: list[str] = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith(fence):
+                body.append(lines[i])
+                i += 1
+            out.append(Block("code", textwrap.dedent("\n".join(body)).rstrip()))
+            i += 1
+            continue
+        if not line.strip():
+            close()
+            i += 1
+            continue
+        marked = _ITEM.match(line)
+        if marked:
+            close()
+            item = (marked.group(2), len(marked.group(1)) // 2)
+            current = [marked.group(3)]
+        elif line.startswith("    ") and not current:
+            code = []
+            while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
+                code.append(lines[i][4:])
+                i += 1
+            out.append(Block("code", "\n".join(code).rstrip()))
+            continue
+        else:
+            current.append(line)
+        i += 1
+    close()
+    return out
+
+
+def plain_inline(text: str) -> str:
+    """One line of lesson text without its inline marks (titles, questions)."""
+    return "".join(t for t, _ in runs(" ".join(text.split())))
+
+
+def plain_text(text: str, width: int = 78, indent: str = "") -> str:
+    """Lesson Markdown as readable plain text, wrapped to `width` columns."""
+    room = max(20, width - len(indent))
+    out = ""
+    previous: Block | None = None
+    for block in blocks(text):
+        if block.kind == "code":
+            part = textwrap.indent(block.text, indent + "    ")
+        else:
+            words = "".join(t for t, _ in block.runs)
+            lead = ""
+            if block.kind == "item":
+                lead = "  " * block.depth + ("•" if block.marker in "-*+" else block.marker) + " "
+            part = textwrap.indent(textwrap.fill(words, room, initial_indent=lead,
+                                                 subsequent_indent=" " * len(lead)), indent)
+        if previous is not None:  # the items of a list stay together
+            out += "\n" if block.kind == previous.kind == "item" else "\n\n"
+        out += part
+        previous = block
+    return out
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 step', '2 steps' ('1 match', '2 matches' with `many`)."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
