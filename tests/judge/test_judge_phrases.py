@@ -120,9 +120,9 @@ def test_invalid_messages_say_how_to_write_it(kind: str, text: str, words: str) 
 
 def test_messages_read_as_plain_english() -> None:
     one = {"type": "list", "items": [s("first")]}
-    assert judge(JudgeSpec("list"), "first", one).message == "Right: the one item."
+    assert judge(JudgeSpec("list"), "first", one).message == "That is its only item."
     assert judge(JudgeSpec("list"), "[]", {"type": "list", "items": []}).message == (
-        "Right: it is empty."
+        "It is empty."
     )
     assert judge(JudgeSpec("list"), "[]", one).message == "The live value has 1 item: ['first']."
     v = judge(JudgeSpec("number"), "1.3", f(1.2000000476837158))
@@ -130,7 +130,7 @@ def test_messages_read_as_plain_english() -> None:
     exc = {"type": "exception", "name": "TypeError", "message": "bad call.",
            "mro": ["TypeError", "Exception", "BaseException"]}  # fmt: skip
     assert judge(JudgeSpec("exception"), "TypeError", exc).message == (
-        "Right: it raises TypeError: bad call."
+        "It raises TypeError: bad call."
     )
     message = judge(JudgeSpec("exception"), "no error", exc).message
     assert message == "It raised TypeError: bad call."

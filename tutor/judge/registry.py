@@ -164,10 +164,8 @@ def _choice(pred: ChoiceP, live: Obs, spec: JudgeSpec) -> Outcome:
     if idx is None:
         return incorrect("The live value is ", Live(live), ", which is none of the choices.")
     if idx == pred.index:
-        return correct(f"Right: {chosen}.")
-    same = rw.text_key(spec.choices[idx]) == rw.text_key(sn.choice_candidates(live)[0])
-    return incorrect(f"You chose {chosen}; the live value is ", Live(live),
-                     "." if same else f" ({spec.choices[idx]}).")
+        return correct(f"The answer is {chosen}.")
+    return incorrect(f"You chose {chosen}; the answer is {spec.choices[idx]}.")
 
 
 def _choice_comparer(pred: Pred, live: Obs, spec: JudgeSpec, text: str) -> Outcome:
@@ -281,7 +279,8 @@ _KINDS = (
     ),
     Kind(
         "stdout", "What the step printed; whitespace differences are ignored.",
-        label="the printed lines, or: nothing", examples=(), entry="lines",
+        label="the printed lines (one per line, or separated by commas), or: nothing",
+        examples=(), entry="lines",
         how="Type what it prints, or 'nothing'",
         read=_read_stdout, compare=_adapt(StdoutP, cw.compare_stdout),
         notate=sn.stdout_candidates, style=Style(quote_strings=False),
@@ -299,7 +298,7 @@ def judged(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs, answer: str) -> O
         return incorrect("Evaluating the expression raised ", Item(live), ".")
     if isinstance(pred, NoneP):
         if is_none(live):
-            return correct("Right: the live value is None.")
+            return correct("The live value is None.")
         return incorrect("The live value is ", Live(live), ", not None.")
     if is_none(live) and not kind.none_is_value:
         return incorrect("The live value is None, not ", Said(answer), ".")

@@ -55,6 +55,16 @@ def _listed(parts: Sequence[Part], n: int) -> tuple[Part, ...]:
     return tuple(out)
 
 
+def _all_of(n: int, ordered: bool) -> str:
+    """What a right answer named: 'Both items, in order.'"""
+    if n == 0:
+        return "It is empty."
+    if n == 1:
+        return "That is its only item."
+    what = "Both items" if n == 2 else f"All {n} items"
+    return f"{what}, in order." if ordered else f"{what}."
+
+
 def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -> Outcome:
     lives: Sequence[Obs] | None = items(live)
     if lives is None:
@@ -82,11 +92,7 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     in_order = all(i == j for i, j in pairs.items())
     if not missing and not extra:
         if not ordered or in_order:
-            if n == 0:
-                return correct("Right: it is empty.")
-            what = "the one item" if n == 1 else f"all {n} items"
-            order = ", in order" if ordered and n >= 2 else ""
-            return correct(f"Right: {what}{order}.")
+            return correct(_all_of(n, ordered))
         return partial("Right items, wrong order.", details=(("The live order is ", Live(live),
                                                                "."),))
     if not preds:
@@ -94,10 +100,13 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     if not lives:
         return incorrect("The live value is empty: ", Live(live), ".")
     if right == 0:
+        if len(preds) == 1:
+            return incorrect(Said(texts[0], 40), " is not in the live value: ", Live(live), ".")
         return incorrect("None of those is in the live value: ", Live(live), ".")
     if not missing:
         verb = "is" if len(extra) == 1 else "are"
-        return partial(f"All {n} live items are there, but also ",
+        there = {1: "The live item is", 2: "Both live items are"}.get(n, f"All {n} live items are")
+        return partial(f"{there} there, but also ",
                        *_listed(extra, len(extra)), f", which {verb} not.")
     parts: list[Part] = [f"{right} of {n} right; missing: ", *_listed(missing, len(missing))]
     if extra:

@@ -2,8 +2,10 @@
 
 * A string (an attribute name, a `state_dict` key, a child's name) must be typed
   with its exact case: `fc.weight` is not `FC.WEIGHT`, `powModel` is not
-  `PowModel`.  A string that is a builtin type's or an autograd node's name
-  (`'tuple'`, `'MulBackward0'`, from `type(x).__name__`) ignores case.
+  `PowModel`.  A string that reads as a class's name (`Parameter`, from
+  `type(p).__name__`) may be typed with a module path: `nn.Parameter`.  A string
+  that is a builtin type's or an autograd node's name (`'tuple'`,
+  `'MulBackward0'`, from `type(x).__name__`) ignores case.
 * Names of types, classes, modules, grad_fn nodes, dtypes, devices and
   exceptions ignore case, and may be written with their module path or repr
   (`torch.Size`, `<class 'torch.Size'>`, `<MulBackward0 object at 0x7f…>`).
@@ -33,6 +35,17 @@ _BUILTIN_TYPES = frozenset(
 ) | {"NoneType", "function", "method", "generator", "module"}
 _NODE_NAME = re.compile(r"\w*Backward\d*")
 _PATH_ALIASES = frozenset({"torch", "nn", "builtins"})
+# A string that reads as a class's `__name__` (`Parameter`, `MyModel`): it may be typed
+# with a module path (`nn.Parameter`, `torch.nn.parameter.Parameter`, `__main__.MyModel`).
+_CLASS_NAME = re.compile(r"[A-Z]\w*")
+_QUALIFIED = re.compile(r"(?:[a-z_][a-z0-9_]*\.)+([A-Z]\w*)")
+
+
+def _unqualified(typed: str) -> str:
+    """`nn.Parameter` -> `Parameter`: the last part of a path whose other parts are
+    module names (lower case), else the text as it is (`fc.weight` stays)."""
+    m = _QUALIFIED.fullmatch(typed)
+    return m.group(1) if m else typed
 
 
 def typed_forms(typed: str) -> list[str]:
@@ -104,6 +117,8 @@ def _form_matches(typed: str, live: Obs) -> bool:
             return True
         if _ignores_case(value):
             return text_key(typed) == value.casefold()
+        if _CLASS_NAME.fullmatch(value) and "." in typed:
+            typed = _unqualified(_key(typed))  # `nn.Parameter` for a class's __name__
         return _key(typed) == _key(value) or typed == value
     if t == "dtype":
         return dtypes.canonical(typed.strip()) == str(live.get("value"))

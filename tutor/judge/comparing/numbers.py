@@ -73,15 +73,38 @@ def matches(p: NumLit, live: int | float, dtype: str = "float64",
     return diff <= gap * (1 + 1e-9) + _slack(float(t), float(live))
 
 
+def close(p: NumLit, v: float) -> bool:
+    """Is a wrong typed literal wrong only by its precision?  The live value rounds
+    to it at the precision typed (`2` for 2.43, held to two significant digits;
+    `120` for 123, typed to the tens), or,
+    with two significant digits or more, it is off by at most one unit in its last
+    digit (`0.69314` for 0.693147...)."""
+    if p.decimals is None:
+        return False
+    last = -p.decimals  # the power of ten of the last digit typed
+    if p.is_int and isinstance(p.value, int) and p.value:
+        whole = abs(p.value)
+        while whole % 10 == 0 and last < 300:  # `120`: typed to the tens
+            whole //= 10
+            last += 1
+    unit = 2 * half_unit(last)
+    diff = abs(float(p.value) - v) - _slack(float(p.value), v)
+    return diff <= unit / 2 * (1 + 1e-9) or (p.sig >= 2 and diff <= unit * (1 + 1e-9))
+
+
 def hint(p: NumLit, live: int | float, dtype: str = "float64") -> str | None:
     """Why a typed number is wrong, when the reason is its precision: the live
     value at the precision the answer was read to."""
     v, t = float(live), float(p.value)
-    if p.exact or not (math.isfinite(v) and math.isfinite(t)) or v == 0:
+    if p.exact or p.decimals is None or not (math.isfinite(v) and math.isfinite(t)) or v == 0:
         return None
+    if isinstance(live, int) and p.is_int:
+        return None  # whole numbers are equal or not
+    if not close(p, v):
+        return None  # not a matter of precision: the answer is off
     gap = allowed_gap(p, v, dtype)
-    if gap <= 0 or abs(t - v) > 20 * gap:
-        return None  # not a matter of precision
+    if gap <= 0:
+        return None
     decimals = round(-math.log10(2 * gap))
     sig = decimals + magnitude(v) + 1
     if (abs(v) < 1e-3 or abs(v) >= 1e6) and 1 <= sig <= 15:

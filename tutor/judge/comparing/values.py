@@ -81,7 +81,7 @@ def compare_number(p: NumP, live: Obs, tol: Tolerance | None, answer: str) -> Ou
     ok = leaf_matches(p.lit, v, dtype, tol)
     problems = claim_problems(p.claims, live) if otype(live) == "tensor" else []
     if ok and not problems:
-        return correct("Right: the live value is ", Live(live), ".")
+        return correct("The live value is ", Live(live), ".")
     if ok:
         return incorrect(f"The value is right, but {'; '.join(problems)}.")
     details: tuple[tuple[str], ...] = ()
@@ -114,14 +114,15 @@ def compare_tensor(p: TensorP, live: Obs, tol: Tolerance | None) -> Outcome:
         v = single_number(live)
         if v is not None and len(p.leaves) == 1 and (p.shape in (None, ())) \
                 and leaf_matches(p.leaves[0], v, number_dtype(live), tol):
-            return correct("Right: the live value is ", Live(live), ".")
+            return correct("The live value is ", Live(live), ".")
         return incorrect("The live value is ", Live(live), ", not that tensor.")
     shape, live_dtype = tensor_shape(live), tensor_dtype(live)
     problems: list[str] = []
     details: list[tuple[str | Said | Item, ...]] = []
-    values_ok = False
+    values_ok = reshaped = False
     if p.shape is not None and p.shape != shape:
         problems.append(f"the live tensor has shape {fmt_shape(shape)}, not {fmt_shape(p.shape)}")
+        reshaped = _same_one_value(p, live, shape, tol)
     else:
         leaves = tensor_leaves(live)
         if leaves is None:
@@ -141,19 +142,67 @@ def compare_tensor(p: TensorP, live: Obs, tol: Tolerance | None) -> Outcome:
                 said = leaf_text(p.leaves[0] if p.uniform else p.leaves[i])
                 details.append((f"At {where}: you said ", Said(said), ", the live value is ",
                                 Item(scalar_obs(leaves[i], live_dtype)), "."))
-    if p.dtype and p.dtype != live_dtype:
-        problems.append(f"the dtype is {live_dtype}, not {p.dtype}")
-    problems += claim_problems(p.claims, live)
-    if problems:
-        lead = "Values right, but " if values_ok else "Not quite: "
-        return incorrect(f"{lead}{'; '.join(problems)}. The live value is ", Live(live), ".",
-                         details=tuple(details))
-    if not p.dtype and p.implied and p.implied != dtypes.dtype_class(live_dtype):
-        return partial(f"Right values; only the dtype differs: live is {live_dtype}.")
+    dtype_off = _dtype_difference(p, live_dtype)
+    claimed = claim_problems(p.claims, live)
+    if reshaped and not claimed and not dtype_off:
+        return partial(f"Right value, but the live value is {_one(shape)}, not "
+                       f"{_one(p.shape or ())}: ", Live(live), ".")
+    if problems or claimed:
+        if p.dtype and dtype_off:
+            problems.append(f"the dtype is {live_dtype}, not {p.dtype}")
+        said = "; ".join(problems + claimed)
+        said = f"Values right, but {said}" if values_ok else said[:1].upper() + said[1:]
+        return incorrect(f"{said}. The live value is ", Live(live), ".", details=tuple(details))
+    if dtype_off:
+        return partial(f"Right values, but the dtype differs: the live tensor is {live_dtype}; "
+                       f"yours, as written, is {dtype_off}.")
     if p.uniform and p.shape is None:
         n = numel(shape)
-        return correct(f"Right: all {n} value{'s' * (n != 1)} are {leaf_text(p.leaves[0])}.")
-    return correct("Right: the live value is ", Live(live), ".")
+        return correct(f"All {n} value{'s' * (n != 1)} are {leaf_text(p.leaves[0])}."
+                       if n != 1 else f"Its one value is {leaf_text(p.leaves[0])}.")
+    return correct("The live value is ", Live(live), ".")
+
+
+def _one(shape: tuple[int, ...]) -> str:
+    """A one-element tensor's shape, in words."""
+    if shape == ():
+        return "a 0-d tensor (one number, shape ())"
+    return f"a one-element tensor of shape {fmt_shape(shape)}"
+
+
+def _same_one_value(p: TensorP, live: Obs, shape: tuple[int, ...],
+                    tol: Tolerance | None) -> bool:
+    """A typed one-element tensor whose value is the live one-element tensor's, in
+    another shape (`-0.1` for tensor([-0.1000]))."""
+    if p.shape is None or numel(p.shape) != 1 or numel(shape) != 1 or len(p.leaves) != 1:
+        return False
+    leaves = tensor_leaves(live)
+    return bool(leaves) and leaf_matches(p.leaves[0], leaves[0], tensor_dtype(live), tol)
+
+
+# The dtype torch gives a tensor written without dtype=, by the values it holds.
+DEFAULT_DTYPE = {"float": "float32", "int": "int64", "bool": "bool", "complex": "complex64"}
+_CLASS_WORDS = {"float": "floating point", "int": "integer", "bool": "bool",
+                "complex": "complex"}
+
+
+def _dtype_difference(p: TensorP, live_dtype: str) -> str | None:
+    """The dtype a typed tensor claims, when it is not the live one (None: no
+    difference).  `dtype=` claims its dtype; a tensor written as torch writes or
+    makes it (`tensor([1., 2.])`, `torch.zeros(3)`) claims torch's default dtype
+    for its values, as torch prints every other dtype with `dtype=`; a bare list
+    claims only the kind of its values (floats, bools), and whole numbers claim
+    nothing (people write `[3, 1]` for a float tensor)."""
+    if p.dtype:
+        return p.dtype if p.dtype != live_dtype else None
+    if not p.implied:
+        return None
+    if p.written:
+        claimed = DEFAULT_DTYPE.get(p.implied)
+        return claimed if claimed and claimed != live_dtype else None
+    if p.implied != dtypes.dtype_class(live_dtype):
+        return _CLASS_WORDS.get(p.implied, p.implied)
+    return None
 
 
 def live_shape(live: Obs) -> tuple[int, ...] | None:
@@ -173,7 +222,7 @@ def compare_shape(p: ShapeP, live: Obs) -> Outcome:
     if dims is None:
         return incorrect("The live value is ", Live(live), ", not a shape.")
     if p.dims == dims:
-        return correct(f"Right: the shape is {fmt_shape(dims)}.")
+        return correct(f"The shape is {fmt_shape(dims)}.")
     details: tuple[tuple[str], ...] = ()
     if sorted(p.dims) == sorted(dims):
         details = (("Same sizes, in a different order.",),)
@@ -199,5 +248,5 @@ def compare_dtype(p: DtypeP, live: Obs) -> Outcome:
     if name is None:
         return incorrect("The live value is ", Live(live), ", not a dtype.")
     if p.name == name:
-        return correct(f"Right: the dtype is torch.{name}.")
+        return correct(f"The dtype is torch.{name}.")
     return incorrect(f"You said torch.{p.name}; the live dtype is torch.{name}.")

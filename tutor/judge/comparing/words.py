@@ -3,6 +3,8 @@ observations."""
 
 from __future__ import annotations
 
+import re
+
 from ..base.obs import Obs, otype, single_number, token, truncated
 from ..base.parts import Live, Said, short
 from ..base.text import NONE_WORDS, collapse, strip_noise
@@ -26,7 +28,7 @@ def compare_bool(p: BoolP, live: Obs) -> Outcome:
     if v is None:
         return incorrect("The live value is ", Live(live), ", not yes or no.")
     if p.value == v:
-        return correct(f"Right: {v}.")
+        return correct(f"It is {v}.")
     return incorrect(f"You said {p.value}; the live value is {v}.")
 
 
@@ -36,19 +38,19 @@ def compare_storage(p: BoolP, live: Obs) -> Outcome:
         return incorrect("The live value is ", Live(live), ", not yes or no.")
     fact = "they share memory (one storage)" if v else "they do not share memory"
     if p.value == v:
-        return correct(f"Right: {fact}.")
+        return correct(f"{fact[0].upper()}{fact[1:]}.")
     return incorrect(f"You said {'yes' if p.value else 'no'}; {fact}.")
 
 
 def compare_text(p: TextP, live: Obs) -> Outcome:
     if name_matches(p.token, live):
-        return correct("Right: ", Live(live), ".")
+        return correct("The live value is ", Live(live), ".")
     details: tuple[tuple[str], ...] = ()
     tok = token(live)
-    if tok and p.token and text_key(tok).startswith(text_key(p.token)):
-        details = ((f"Close, but the live value is longer: {tok}.",),)
-    elif tok and p.token and text_key(tok) == text_key(p.token):
+    if tok and p.token and text_key(tok) == text_key(p.token):
         details = ((f"Case matters here: the live value is {tok}.",),)
+    elif tok and p.token and text_key(tok).startswith(text_key(p.token)):
+        details = ((f"Close, but the live value is longer: {tok}.",),)
     return incorrect("You said ", Said(p.token, 60), "; the live value is ", Live(live), ".",
                      details=details)
 
@@ -72,7 +74,7 @@ def compare_exception(p: ExcP, live: Obs) -> Outcome:
     live = live_exception(live)
     if otype(live) == "none":
         if p.mode == "none":
-            return correct("Right: it runs without an error.")
+            return correct("It runs without an error.")
         return incorrect("No error: the code ran without raising anything.")
     name = str(live.get("name", "Exception"))
     msg = str(live.get("message", ""))
@@ -80,14 +82,14 @@ def compare_exception(p: ExcP, live: Obs) -> Outcome:
     if p.mode == "none":
         return incorrect(_sentence(f"It raised {raised}"))
     if p.mode == "any":
-        return correct(_sentence(f"Right: it raises {raised}"))
+        return correct(_sentence(f"It raises {raised}"))
     typed = exception_name(p.name)
     if typed == exception_name(name):
-        return correct(_sentence(f"Right: it raises {raised}"))
+        return correct(_sentence(f"It raises {raised}"))
     mro = [exception_name(str(m)) for m in live.get("mro", [])]
     if typed in mro:
         return correct(
-            f"Right: it raises {name}, which is {_article(p.name)} {p.name}; "
+            f"It raises {name}, which is {_article(p.name)} {p.name}; "
             f"the exact type is {name}.", details=((raised,),))
     return incorrect(f"It raised {name}, not {p.name}.", details=((raised,),))
 
@@ -119,6 +121,23 @@ def first_difference(a: str, b: str) -> int:
     return lo
 
 
+_COMMA = re.compile(r"\s*,\s*")
+_BREAK = re.compile(r"\s*\n\s*")
+
+
+def _lines_with_commas(typed: list[str], live_text: str) -> bool:
+    """Printed lines typed with commas between them: `pre, forward, hook_b` for the
+    three lines pre / forward / hook_b (a comma only where the output breaks a line;
+    newlines may stand there too)."""
+    if not any("," in t for t in typed):
+        return False
+    lines = [collapse(line) for line in live_text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    want = _COMMA.sub(", ", ", ".join(lines))
+    return any(_COMMA.sub(", ", collapse(_BREAK.sub(", ", t.strip()))) == want for t in typed)
+
+
 def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
     if otype(live) != "str":
         live_text = token(live) or str(live.get("repr", ""))
@@ -128,8 +147,9 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
     shown = short(want, 200) if want else "nothing"
     forms = [collapse(v) for v in _variants(p.text, live_text)]
     says_none = collapse(strip_noise(p.text)).casefold() in NONE_WORDS
-    if want in forms or (p.says_empty and not want) or (says_none and want == "None"):
-        return correct(f"Right: it printed {shown}.")
+    if want in forms or (p.says_empty and not want) or (says_none and want == "None") \
+            or _lines_with_commas(_variants(p.text, live_text), live_text):
+        return correct(f"It printed {shown}.")
     if truncated(live) and any(f.startswith(want) for f in forms):
         return incorrect("The output was too long to show in full, so I can't confirm the rest.")
     details: tuple[tuple[str], ...] = ()

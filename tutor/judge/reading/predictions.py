@@ -39,6 +39,9 @@ class TensorP:
     implied: str | None = None  # dtype class the notation implies: float/int/bool/complex
     claims: Claims = Claims()
     uniform: bool = False  # zeros(2, 3), ones(4), full((2, 2), 7.), "zeros"
+    # written as torch writes or makes it (tensor(...), zeros(...)): without dtype=, it is
+    # torch's default dtype for its values (float32, int64, bool, complex64)
+    written: bool = False
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,7 @@ def _uniform_call(node: Call, name: str) -> TensorP:
     else:
         shape = read_size(Seq("tuple", tuple(args)))
     claims, dtype, _ = _claims(kwargs, Claims())
-    return TensorP(shape, (fill,), dtype, implied, claims, uniform=True)
+    return TensorP(shape, (fill,), dtype, implied, claims, uniform=True, written=True)
 
 
 def read_tensor(node: Node) -> TensorP:
@@ -206,7 +206,8 @@ def read_tensor(node: Node) -> TensorP:
             raise InvalidPrediction(f"size={size} does not match the values' shape {shape}.",
                                     how=False)
         shape = size  # torch prints an empty (0, 3) tensor as tensor([], size=(0, 3))
-    return TensorP(shape, tuple(leaves), dtype, _implied(leaves, is_call), claims)
+    return TensorP(shape, tuple(leaves), dtype, _implied(leaves, is_call), claims,
+                   written=is_call)
 
 
 def read_uniform_words(text: str) -> TensorP | None:

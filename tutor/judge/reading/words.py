@@ -130,12 +130,23 @@ def _as_number(text: str) -> Num | None:
 
 
 def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
+    """A choice by number (`2`, `option 2`, `(2)`), by text, or by letter (`b`).
+
+    A whole number from 1 to the number of choices is that choice's number, even
+    when some choice's text is a number: with the choices `1`, `3`, `2`, typing `2`
+    picks the second (`3`).  Any other answer is matched to a choice's text (form
+    ignored; case too, unless two choices differ only by case; `2.0` is the choice
+    `2`), then read as a letter (`b`, with at most 10 choices)."""
     _require(text.strip())
+    key = text_key(text)
+    bare = re.sub(r"^(?:option|choice|answer)\s*", "", key)
+    m = re.fullmatch(r"\(?([0-9]{1,4})[).:]?", bare)
+    if m and 1 <= int(m.group(1)) <= len(choices):
+        return ChoiceP(int(m.group(1)) - 1)
     exact = collapse(strip_noise(normalise_chars(text)))
     plain = [collapse(strip_noise(normalise_chars(c))) for c in choices]
     if exact in plain:
         return ChoiceP(plain.index(exact))
-    key = text_key(text)
     keys = [text_key(c) for c in choices]
     if keys.count(key) == 1:  # case ignored, unless two choices differ only by case
         return ChoiceP(keys.index(key))
@@ -145,10 +156,6 @@ def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
             num = _as_number(c)
             if num is not None and num.lit.value == typed.lit.value:
                 return ChoiceP(i)
-    bare = re.sub(r"^(?:option|choice|answer)\s*", "", key)
-    m = re.fullmatch(r"\(?([0-9]{1,4})[).:]?", bare)
-    if m and 1 <= int(m.group(1)) <= len(choices):
-        return ChoiceP(int(m.group(1)) - 1)
     m = re.fullmatch(r"\(?([a-z])[).:]?", bare)
     if m and len(choices) <= 10 and ord(m.group(1)) - ord("a") < len(choices):
         return ChoiceP(ord(m.group(1)) - ord("a"))
