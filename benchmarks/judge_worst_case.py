@@ -102,6 +102,7 @@ def answers() -> dict[str, str]:
         "a pasted traceback": ("Traceback (most recent call last):\n  File x, line 1\n" * 1900
                                + "RuntimeError: boom")[-n:],
         "100,000 characters of output": "tensor([1.])\n" * 7692,
+        "output lines with commas": ("tensor([1.]), " * 7142)[:n],
         "unicode that grows": "\ufdfa" * 5000,
         "dotted name chain": "a." * 49_999 + "b",
         "digit-name chain": "0.weight." * 11_111,
