@@ -58,7 +58,7 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
         [e for e in kind.examples if not is_right(kind, spec, e, live)]
     if n is None or n >= len(pool):
         return pool
-    pick = set(random.Random(f"{spec.kind}:{seed}").sample(pool, max(n, 0)))
+    pick = set(random.Random(seed).sample(pool, max(n, 0)))
     return [e for e in pool if e in pick]
 
 

@@ -177,7 +177,9 @@ def _same_one_value(p: TensorP, live: Obs, shape: tuple[int, ...],
     if p.shape is None or numel(p.shape) != 1 or numel(shape) != 1 or len(p.leaves) != 1:
         return False
     leaves = tensor_leaves(live)
-    return bool(leaves) and leaf_matches(p.leaves[0], leaves[0], tensor_dtype(live), tol)
+    if not leaves:
+        return False
+    return leaf_matches(p.leaves[0], leaves[0], tensor_dtype(live), tol)
 
 
 # The dtype torch gives a tensor written without dtype=, by the values it holds.
