@@ -18,6 +18,21 @@ DATA = Path(__file__).resolve().parent / "data"
 collect_ignore = ["data"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """`tutor play` records progress: no test (nor a `tutor` it starts) may write the
+    progress of the person running the tests.  Tests that look at it set their own."""
+    import os
+
+    before = os.environ.get("TUTOR_HOME")
+    os.environ["TUTOR_HOME"] = str(tmp_path_factory.mktemp("tutor-home"))
+    yield
+    if before is None:
+        os.environ.pop("TUTOR_HOME", None)
+    else:
+        os.environ["TUTOR_HOME"] = before
+
+
 @pytest.fixture(scope="session")
 def kernel() -> Iterator[Kernel]:
     """A started kernel shared by the whole test session (tests must not kill it)."""

@@ -94,7 +94,9 @@ def test_play_through_a_pipe() -> None:
     assert "Try again" in out  # the invalid answer was asked again
     # one step numbering, lesson Markdown as plain text, no internal kind names
     assert "-- step 1 of 3 --" in out and "Q1 of 4. What is x.grad now?" in out
-    assert "samples/accumulate · autograd · level 1 · 3 steps, 4 questions" in out
+    assert "\nautograd · level 1 · 3 steps, 4 questions\n" in out  # the id only at the end:
+    assert "samples/accumulate" not in out.split("finished:")[0]  # (an id can name an answer)
+    assert "finished: 2 of 4 right, 1 wrong, 1 revealed (samples/accumulate)" in out
     prose = "\n".join(line for line in out.splitlines() if " | " not in line)  # not code
     assert "`" not in prose and "[number]" not in prose
     assert not re.search(r"\*\*\w[^*]*\*\*", prose)  # (x ** 3 in prose is Python, not bold)
@@ -109,7 +111,7 @@ def test_play_json_records_and_clean_eof() -> None:
     assert records[0] | {"expected": None} == {
         "lesson": "samples/accumulate", "step": 1, "prompt": 1, "answer": "0.61",
         "verdict": "incorrect", "expected": None, "message": records[0]["message"],
-        "hints": 0}
+        "hints": 0, "confidence": "sure"}
     assert records[0]["expected"].startswith("0.6")
     assert "stopped: 0 of 4 right, 2 wrong; 2 not answered" in proc.stderr
 
@@ -140,8 +142,9 @@ def test_play_never_gives_the_answer_in_a_try_again_message() -> None:
     # x.grad is 0.6 here: the judge's usual examples ("like 0.6, -4.0, ...") would give it away
     proc = tutor("play", "samples/accumulate", stdin="what?\n")
     assert proc.returncode == 0, proc.stderr
-    (line,) = [x for x in proc.stdout.splitlines() if "Try again" in x]
-    assert "like" in line and "0.6" not in line
+    start = proc.stdout.index("  ? ")  # the message, wrapped over lines
+    message = " ".join(proc.stdout[start:proc.stdout.index("Try again", start)].split())
+    assert "like" in message and "0.6" not in message
 
 
 PRINTS = """\

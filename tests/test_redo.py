@@ -1,4 +1,5 @@
-"""redo(): a fresh run of a lesson replayed silently up to one prompt (a real kernel)."""
+"""Asking a question again: `tutor.redo.ask_again` makes a one-question LessonFlow in a
+fresh run; `LessonRun.run_through` replays the steps before it silently (a real kernel)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tutor.judge import Status
+from tutor.engine import LessonRun
 from tutor.lesson import load_lesson
-from tutor.redo import redo
+from tutor.progress import Attempt, ProgressStore
+from tutor.redo import Question, ask_again, queue
 
 pytestmark = pytest.mark.kernel
 
@@ -52,36 +54,63 @@ def lesson(tmp_path: Path):  # noqa: ANN201
     return load_lesson(path)
 
 
-def test_redo_runs_the_steps_up_to_the_prompt_and_asks_it(kernel, lesson) -> None:  # noqa: ANN001
-    with redo(kernel, lesson, 1, 1, avoid=(("x", "2.0"),)) as again:
-        assert again.problem is None
-        assert again.lesson.variant != (("x", "2.0"),)  # fresh values, not the ones redone
-        x = again.lesson.variant[0][1]
-        assert again.prompt.ask == f"What is x.grad, with x = {x}?"
-        assert [o.step.index for o in again.run.outcomes] == [0, 1]  # step 3 never ran
-        assert again.outcome is again.run.outcomes[1]
-        assert again.judge(f"{3 / float(x)}").status is Status.CORRECT
-        assert again.judge("0.5").status is Status.INCORRECT
+def test_ask_again_runs_the_steps_up_to_the_prompt_and_asks_it(kernel, lesson) -> None:  # noqa: ANN001
+    flow = ask_again(lesson, 1, 1, avoid=(("x", "2.0"),))
+    assert flow.lesson.variant != (("x", "2.0"),)  # fresh values, not the ones redone
+    assert not flow.whole and flow.position == (1, 1) and flow.total_prompts == 1
+    x = flow.lesson.variant[0][1]
+    assert flow.prompt is not None and flow.prompt.ask == f"What is x.grad, with x = {x}?"
+    with LessonRun(kernel, flow.lesson) as run:
+        flow.outcome = run.run_through(flow.step_index)
+        assert [o.step.index for o in run.outcomes] == [0, 1]  # step 3 never ran
+        assert flow.problem() is None
+        wrong = flow.judge("0.5?")
+        assert wrong.status == "incorrect" and wrong.attempt is not None
+        assert wrong.attempt.confidence == "guess" and wrong.attempt.answer == "0.5"
+        right = flow.judge(f"{3 / float(x)}")
+        assert right.status == "correct" and right.attempt is not None
+        assert right.attempt.variant == flow.lesson.variant and right.attempt.run == flow.run_id
         # the run goes on from here: the namespace holds what the steps before made
-        session = again.run.session
-        assert session is not None
-        items = session.observe("calls")["items"]
+        assert run.session is not None
+        items = run.session.observe("calls")["items"]
         assert [i["value"] for i in items] == ["step 1", "step 2"]
-    assert again.run.session is None  # closed
+    assert flow.advance() == "end"
 
 
-def test_the_same_run_id_gives_the_same_values(kernel, lesson) -> None:  # noqa: ANN001
-    with redo(kernel, lesson, 0, 0, run_id="abc") as one:
-        values = one.lesson.variant
-    with redo(kernel, lesson, 0, 0, run_id="abc") as two:
-        assert two.lesson.variant == values and two.run_id == "abc"
+def test_the_same_run_id_gives_the_same_values(lesson) -> None:  # noqa: ANN001
+    one = ask_again(lesson, 0, 0, run_id="abc")
+    two = ask_again(lesson, 0, 0, run_id="abc")
+    assert two.lesson.variant == one.lesson.variant and two.run_id == "abc"
 
 
-def test_a_question_the_lesson_no_longer_has(kernel, lesson) -> None:  # noqa: ANN001
+def test_a_question_the_lesson_no_longer_has(lesson) -> None:  # noqa: ANN001
     with pytest.raises(LookupError, match="has no question 3 in step 2"):
-        redo(kernel, lesson, 1, 2)
+        ask_again(lesson, 1, 2)
     with pytest.raises(LookupError, match="has no question 1 in step 9"):
-        redo(kernel, lesson, 8, 0)
+        ask_again(lesson, 8, 0)
+
+
+def test_the_queue_has_the_due_reviews_first_then_the_mistakes(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    now = [datetime(2026, 3, 1, 10, tzinfo=timezone.utc)]
+    with ProgressStore(tmp_path, clock=lambda: now[0]) as store:
+        def answer(step: int, verdict: str, run: str, values: str = "2.0",
+                   confidence: str = "sure") -> None:
+            store.record(Attempt("t/redo", step, 0, "a", verdict, run=run,
+                                 variant=(("x", values),), confidence=confidence),
+                         total_prompts=3, position=None)
+
+        answer(0, "incorrect", "r1")
+        answer(1, "correct", "r1", confidence="guess")  # right, but a guess: scheduled
+        assert queue(store) == [Question("t/redo", 0, 0, "mistake", (("x", "2.0"),))]
+        assert queue(store, due_only=True) == []
+        now[0] += timedelta(days=3)  # both cards are due now; the mistake is one of them
+        due = queue(store, due_only=True)
+        assert {q.key for q in due} == {("t/redo", 0, 0), ("t/redo", 1, 0)}
+        assert all(q.reason == "due" for q in due) and queue(store) == due
+        answer(0, "correct", "r2", values="3.0")  # redone right: off both lists for now
+        assert [q.key for q in queue(store)] == [("t/redo", 1, 0)]
 
 
 def test_a_step_before_that_fails_is_the_lessons_problem(kernel, tmp_path: Path) -> None:  # noqa: ANN001
@@ -102,6 +131,8 @@ def test_a_step_before_that_fails_is_the_lessons_problem(kernel, tmp_path: Path)
                 kind: number
                 answer: "1"
         """), encoding="utf-8")
-    with redo(kernel, load_lesson(path), 1, 0) as again:
-        assert again.outcome is None
-        assert again.problem is not None and "timed out" in again.problem
+    flow = ask_again(load_lesson(path), 1, 0)
+    with LessonRun(kernel, flow.lesson) as run:
+        outcome = run.run_through(flow.step_index)
+    assert outcome is not None and outcome.step.index == 0  # it stopped before the question
+    assert outcome.failure is not None and "timed out" in outcome.failure

@@ -9,8 +9,11 @@ runs each step (`engine.LessonRun`) and hands the outcome to `flow.outcome`.
 
 A flow may resume a sitting (`start`, with the earlier sitting's attempts as
 `history`, so the tally counts every answer of the lesson) or ask only some
-questions (`only`: e.g. a review asks one question again; the steps before it
-are run silently by the front end).  Pure: no textual, no torch.
+questions (`only`: a review or a redo asks one question again, with `avoid` the
+values of the answer being redone; the steps before it are run silently by the
+front end: see `tutor.redo`).  An answer carries the learner's confidence (`sure`,
+or `guess`: a trailing `?` on a typed answer, or a key in the app), which the
+progress store keeps and the review schedule uses.  Pure: no textual, no torch.
 """
 
 from __future__ import annotations
@@ -24,14 +27,27 @@ from typing import Literal
 from tutor.engine import StepOutcome, judge_prompt, shown_live
 from tutor.judge import Status, Verdict, entry_examples, gives_away
 from tutor.kinds import REGISTRY
-from tutor.lesson.model import Lesson, Prompt, Step
+from tutor.lesson.model import Lesson, Prompt, Step, Variant
 from tutor.lesson.vary import for_run
 from tutor.pictures import ShowSpec, parse_show, suggest
-from tutor.progress import Attempt
+from tutor.progress import CONFIDENCES, Attempt
 
 Position = tuple[int, int]  # (step index, prompt index), both 0-based
 Move = Literal["question", "step", "end"]
 OUTCOMES = ("correct", "partial", "incorrect", "revealed")
+GUESS_MARK = "?"  # a typed answer ending in it is marked as a guess
+
+
+def split_confidence(text: str, prompt: Prompt) -> tuple[str, str]:
+    """A typed answer and how sure the learner was: `0.5?` is the answer `0.5`, marked
+    as a guess; anything else is sure.  Not for printed output (a printed line may end
+    in `?`), nor for a choice whose own text ends in `?`."""
+    answer = text.strip()
+    if (prompt.kind == "stdout" or not answer.endswith(GUESS_MARK)
+            or any(answer.casefold() == c.strip().casefold() for c in prompt.choices)):
+        return answer, "sure"
+    bare = answer.rstrip(GUESS_MARK).rstrip()
+    return (bare, "guess") if bare else (answer, "sure")
 
 
 @dataclass
@@ -101,11 +117,13 @@ class LessonFlow:
     in order (a step without questions is a stop of its own)."""
 
     def __init__(self, lesson: Lesson, start: Position = (0, 0), run_id: str | None = None,
-                 history: Iterable[Attempt] = (), only: Sequence[Position] | None = None):
+                 history: Iterable[Attempt] = (), only: Sequence[Position] | None = None,
+                 avoid: Variant = ()):
         self.run_id = run_id or uuid.uuid4().hex[:12]
         # a lesson with `vary:` shows the values this sitting draws (the same again when
-        # the sitting resumes, new ones in a new sitting); front ends run `flow.lesson`
-        self.lesson = for_run(lesson, self.run_id) if lesson.variants else lesson
+        # the sitting resumes, new ones in a new sitting, never `avoid` when there are
+        # others); front ends run `flow.lesson`
+        self.lesson = for_run(lesson, self.run_id, avoid) if lesson.variants else lesson
         self.whole = only is None  # the whole lesson (its resume point is worth keeping)
         stops = self._all_stops()
         self.stops = [pos for pos in stops if pos in set(only)] if only is not None else stops
@@ -239,15 +257,22 @@ class LessonFlow:
         self.state.hints += 1
         return prompt.hint
 
-    def judge(self, text: str) -> Answer:
-        """Judge `text` against the step's observation; counted unless unreadable."""
+    def judge(self, text: str, confidence: str = "sure") -> Answer:
+        """Judge `text` against the step's observation; counted unless unreadable.
+        A trailing `?` marks the answer as a guess (see `split_confidence`), as does
+        `confidence="guess"`."""
         assert self.outcome is not None and self.prompt is not None
-        verdict = judge_prompt(self.outcome, self.prompt, text)
+        if confidence not in CONFIDENCES:
+            raise ValueError(f"confidence must be one of {CONFIDENCES}, not {confidence!r}")
         state = self.state
         state.text = text
+        text, marked = split_confidence(text, self.prompt)
+        if marked == "guess":
+            confidence = "guess"
+        verdict = judge_prompt(self.outcome, self.prompt, text)
         if verdict.status is Status.INVALID:
             return Answer("invalid", verdict, verdict.expected, None)
-        record = self._attempt(verdict.status.value, text, verdict.expected)
+        record = self._attempt(verdict.status.value, text, verdict.expected, confidence)
         state.attempts += 1
         state.answered = True
         state.outcome = verdict.status.value
@@ -273,12 +298,13 @@ class LessonFlow:
             return f"(no live value: {self.outcome.failure})"
         return shown_live(self.outcome.live(self.prompt), self.prompt.kind)
 
-    def _attempt(self, verdict: str, answer: str, expected: str) -> Attempt:
+    def _attempt(self, verdict: str, answer: str, expected: str,
+                 confidence: str = "sure") -> Attempt:
         state = self.state
         return Attempt(self.lesson.id, self.step_index, self.prompt_index, answer, verdict,
                        expected=expected, hints=state.hints,
                        seconds=time.monotonic() - state.started, run=self.run_id,
-                       variant=self.lesson.variant)
+                       confidence=confidence, variant=self.lesson.variant)
 
     # ------------------------------------------------------------------ showing
     def entry_examples(self, n: int = 3) -> list[str]:

@@ -47,10 +47,9 @@ def runs(text: str) -> list[Run]:
         code, bold, italic = m.groups()
         if code is not None:
             out.append((code, "code"))
-        elif bold is not None:
-            out.append((bold, "bold"))
-        else:
-            out.append((italic, "italic"))
+        else:  # **`grad_fn`**: the marks inside count too (code wins over emphasis)
+            style: Style = "bold" if bold is not None else "italic"
+            out += [(t, inner or style) for t, inner in runs(bold or italic)]
         pos = m.end()
     if pos < len(text):
         out.append((text[pos:], ""))
@@ -91,6 +90,9 @@ def blocks(text: str) -> list[Block]:
             i += 1
             continue
         marked = _ITEM.match(line)
+        if marked and current and item is None and marked.group(2)[:-1] not in ("", "1"):
+            marked = None  # as in CommonMark, only `1.` may interrupt a paragraph:
+            # a wrapped line that happens to start "6. " goes on with the sentence
         if marked:
             close()
             item = (marked.group(2), len(marked.group(1)) // 2)
@@ -106,6 +108,23 @@ def blocks(text: str) -> list[Block]:
             current.append(line)
         i += 1
     close()
+    return _lone_numbers_as_text(out)
+
+
+def _numbered(block: Block | None) -> bool:
+    return block is not None and block.kind == "item" and block.marker[:-1].isdigit()
+
+
+def _lone_numbers_as_text(found: list[Block]) -> list[Block]:
+    """A numbered item with no numbered item next to it is a paragraph that starts
+    with a number ("1. That is one call ..."): no list of one, no renumbering."""
+    out = []
+    for i, block in enumerate(found):
+        before = found[i - 1] if i else None
+        after = found[i + 1] if i + 1 < len(found) else None
+        if _numbered(block) and not _numbered(before) and not _numbered(after):
+            block = Block("para", f"{block.marker} {block.text}")
+        out.append(block)
     return out
 
 
@@ -114,8 +133,12 @@ def plain_inline(text: str) -> str:
     return "".join(t for t, _ in runs(" ".join(text.split())))
 
 
-def plain_text(text: str, width: int = 78, indent: str = "") -> str:
-    """Lesson Markdown as readable plain text, wrapped to `width` columns."""
+def plain_text(text: str, width: int = 78, indent: str = "", first: str | None = None) -> str:
+    """Lesson Markdown as readable plain text, wrapped to `width` columns (every line
+    starting with `indent`; the very first with `first` instead, when given: `» `)."""
+    if first is not None:
+        body = plain_text(text, width, indent)
+        return first + body[len(indent):] if body.startswith(indent) else body
     room = max(20, width - len(indent))
     out = ""
     previous: Block | None = None

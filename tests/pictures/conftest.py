@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from tutor.kernel import Kernel, Session
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -21,3 +23,10 @@ def golden() -> Callable[[str, str], None]:
         assert text == path.read_text(encoding="utf-8"), f"picture differs from {path.name}"
 
     return check
+
+
+@pytest.fixture
+def session(kernel: Kernel) -> Iterator[Session]:
+    """A lesson session of the shared kernel, for one test."""
+    with kernel.open_session() as s:
+        yield s

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,12 +14,6 @@ pytestmark = pytest.mark.kernel
 SEED_GRAPH = ("x = torch.tensor(5., requires_grad=True)\n"
               "q = torch.tensor(3., requires_grad=True)\n"
               "z = torch.log(x ** q)\n")
-
-
-@pytest.fixture
-def session(kernel: Kernel) -> Iterator[Session]:
-    with kernel.open_session() as s:
-        yield s
 
 
 def run(s: Session, code: str) -> None:

@@ -100,10 +100,9 @@ def test_graph_edge_cases_render_without_a_kernel() -> None:
     assert render_text(data, 80) == (
         "autograd graph of out: what out.backward() walks\n"
         "SumBackward0 = grad_fn of out, alias\n"
-        "└─ AccumulateGrad → (an unnamed leaf).grad = [1.0, 0.5000, 0.2500] [3] · 2 hooks\n"
+        "└─ AccumulateGrad → (an unnamed leaf).grad = [1.0, 0.5000, 0.2500] · 2 hooks\n"
         "… (only the first 2 nodes are shown)\n"
-        "nothing saved: these nodes need no saved tensors, so backward() can run through\n"
-        "  them again even without retain_graph=True.\n")
+        "nothing saved: none of these nodes keeps a tensor for backward.\n")
 
 
 def test_storage_edge_cases_render_without_a_kernel() -> None:

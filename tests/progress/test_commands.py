@@ -1,11 +1,9 @@
-"""`tutor progress` and `tutor reset`; headless commands never write progress."""
+"""`tutor progress` and `tutor reset`."""
 
 from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -83,16 +81,3 @@ def test_reset_unknown_lesson_is_an_error(history: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reset", "no/such", "--yes"]) == 1
     assert "no progress stored for 'no/such'" in capsys.readouterr().err
-
-
-@pytest.mark.kernel
-def test_headless_play_never_writes_progress(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    env = {**os.environ, "TUTOR_HOME": str(home)}
-    env.pop("TUTOR_PATH", None)
-    proc = subprocess.run([sys.executable, "-m", "tutor", "play", "ui/next", "--path",
-                           str(UI_LESSONS)], input="(2, 3)\n", capture_output=True, text=True,
-                          env=env, timeout=180)
-    assert proc.returncode == 0, proc.stderr
-    assert "1 of 1 right" in proc.stdout
-    assert not home.exists()

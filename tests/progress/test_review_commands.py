@@ -56,6 +56,8 @@ def test_review_lists_each_mistake_on_one_line(history: Path,
     assert lines[4].startswith("gone/lesson, step 1, question 1: (this lesson is not in the "
                                "catalog") and "(partly right: you said x (sure))" in lines[4]
     assert lines[5] == "5 questions are due for review now: tutor review --due"
+    assert lines[6] == ("Ask them again: tutor play --review, or Review in the app (tutor, "
+                        "then r).")
 
 
 def test_a_right_answer_in_a_later_run_takes_a_question_off(

@@ -25,7 +25,9 @@ async def test_catalog_lists_packs_and_lessons_in_course_order(kernel, make_app)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
         texts = option_texts(app.screen)
-        assert texts == ["UI fixtures", " · UI basics", " · UI next lesson"]  # no scores yet
+        assert texts[2:] == ["UI fixtures", " · UI basics", " · UI next lesson"]  # no scores yet
+        assert texts[:2] == [" ↻ Review  nothing waiting",  # the entries above the lessons
+                             " ▦ Progress  your answers over time"]
         assert "Start: UI basics" in str(app.screen.query_one("#continue-line", Static).render())
         await wait_for(pilot, lambda: app.kernel_state == "ready", what="kernel ready")
         assert "kernel: ready" in str(app.screen.query_one(".kernel", Static).render())
@@ -52,9 +54,9 @@ async def test_catalog_lesson_next_lesson_and_marks(kernel, make_app) -> None:
         assert "Next: UI basics" in str(app.screen.query_one("#done-next", Static).render())
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
-        assert option_texts(app.screen)[2] == " ★ 1/1 UI next lesson"  # perfect: first try
+        assert option_texts(app.screen)[4] == " ★ 1/1 UI next lesson"  # perfect: first try
         # now the first lesson, then "next lesson" from its end
-        app.screen.query_one("#lessons", OptionList).highlighted = 1
+        app.screen.query_one("#lessons", OptionList).highlighted = 3
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
         screen = app.screen
@@ -70,7 +72,7 @@ async def test_catalog_lesson_next_lesson_and_marks(kernel, make_app) -> None:
         assert "finished every lesson" in str(app.screen.query_one("#done-next", Static).render())
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
-        assert option_texts(app.screen)[1] == " ✓ 0/4 UI basics"  # done, all revealed
+        assert option_texts(app.screen)[3] == " ✓ 0/4 UI basics"  # done, all revealed
         assert len(app.screen_stack) == 2
 
 
@@ -119,7 +121,7 @@ async def test_resume_where_you_left_off_after_a_restart(kernel, make_app, tutor
         await wait_for(pilot, lambda: isinstance(app2.screen, CatalogScreen), what="catalog")
         line = str(app2.screen.query_one("#continue-line", Static).render())
         assert "Continue: UI basics (step 2 of 2)" in line
-        assert option_texts(app2.screen)[1] == " ◐ 2/4 UI basics"
+        assert option_texts(app2.screen)[3] == " ◐ 2/4 UI basics"
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app2.screen, LessonScreen), what="lesson")
         screen = app2.screen

@@ -342,7 +342,7 @@ async def test_catalog_scores_and_course_progress(kernel, make_app, tutor_home) 
         listing = app.screen.query_one("#lessons", OptionList)
         rows = [str(listing.get_option_at_index(i).prompt)
                 for i in range(listing.option_count)]
-        assert rows[2] == " ★ 1/1 UI next lesson" and rows[1] == " ·     UI basics"
+        assert rows[4] == " ★ 1/1 UI next lesson" and rows[3] == " ·     UI basics"
         assert "1 step, 1 question" in text_of(app.screen, "#detail-head")
         assert "best 1/1 right" in text_of(app.screen, "#detail-head")
 

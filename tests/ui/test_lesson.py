@@ -139,8 +139,8 @@ async def test_answer_typed_while_the_step_runs_is_judged_when_it_lands(kernel,
         screen.flow.outcome = None
         screen.mode = "running"
         screen.run_steps = lambda *a, **k: None  # hold the observation back
-        screen.submitted(type("E", (), {"text": "12"})())
-        assert screen.pending == "12" and "Waiting" in text_of(screen, "#note-line")
+        screen.submitted(type("E", (), {"text": "12", "confidence": "sure"})())
+        assert screen.pending == ("12", "sure") and "Waiting" in text_of(screen, "#note-line")
         assert app.store.attempts() == []
         del screen.run_steps
         screen.run_steps(0, rebuild=True)

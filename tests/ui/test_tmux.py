@@ -168,3 +168,41 @@ def test_a_multi_step_lesson_end_to_end_at_80x24(tmp_path: Path) -> None:
         assert not tmux.alive(), "tutor did not quit on q"
     finally:
         tmux.kill()
+
+
+def test_review_and_a_guess_in_a_real_terminal(tmp_path: Path) -> None:
+    """A mistake from yesterday: `r` on the catalog asks it again (its step's code and the
+    earlier code on screen), ctrl+g marks the prediction as a guess, the verdict says so."""
+    from datetime import datetime, timedelta, timezone
+
+    from tutor.progress import Attempt
+
+    home = tmp_path / "home"
+    with ProgressStore(home, clock=lambda: datetime.now(timezone.utc) - timedelta(days=2)) as s:
+        s.record(Attempt("ui/basics", 1, 1, "integers", "incorrect", run="r1"),
+                 total_prompts=4, position=(1, 2))
+    tmux = tutor_in_tmux(home, 80, 24)
+    try:
+        tmux.wait("Review  1 waiting: 1 due, 0 to redo", timeout=30)
+        tmux.wait("kernel: ready", timeout=120)
+        tmux.keys("r")
+        tmux.wait("Review 1 of 1")
+        tmux.wait("What is z made of?")
+        for text in ("Step 1 (ran before)", "y = x * 2", "z = y.view(3)"):
+            tmux.wait(text, timeout=10)
+        tmux.wait("(ctrl+g: a guess)")
+        tmux.keys("C-g")
+        tmux.wait("(ctrl+g: sure)")
+        time.sleep(0.5)  # number keys answer only once the question has settled (0.4 s)
+        tmux.keys("1")
+        tmux.wait("you said  floats  (a guess)")
+        tmux.keys("n")
+        tmux.wait("last question to review")
+        tmux.keys("c")
+        tmux.wait("Review  nothing waiting")
+    finally:
+        tmux.kill()
+    with ProgressStore(home) as store:
+        last = store.attempts()[-1]
+        assert (last.answer, last.verdict, last.confidence, last.review) == (
+            "floats", "correct", "guess", True)

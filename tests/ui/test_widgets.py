@@ -176,7 +176,8 @@ async def test_set_entry_previews_items_and_blank_is_not_submitted() -> None:
         await pilot.press("enter")
         assert app.submitted == ["weight, bias"]
         label = str(box.query_one("#entry-label", Static).render())
-        assert label == "items in any order, separated by commas; or None"
+        assert label == ("items in any order, separated by commas; or None · your prediction: "
+                         "sure (ctrl+g: a guess, or end with ?)")
 
 
 def test_writes_apply_in_ticket_order() -> None:

@@ -12,6 +12,12 @@ draw more until a line that does not start with `:`.  End of input ends the less
 cleanly with a summary.  Lesson text (Markdown) is printed as plain text.  With
 `--json`, stdout carries one JSON record per counted answer (steps and prompts
 numbered from 1) and the human-readable text goes to stderr.
+
+An answer ending in `?` (`0.5?`) is marked as a guess (see docs/review.md).  Answers
+are recorded in the learner's progress, as the app records them, unless
+`--no-progress` is given.  `tutor play --review` asks again the questions due for
+review, then the mistakes (`tutor.redo`): each in a fresh run of its lesson, the
+steps before it run silently.
 """
 
 from __future__ import annotations
@@ -21,30 +27,37 @@ import sys
 import textwrap
 from typing import TextIO
 
-from tutor.commands.common import add_path_option
+from tutor.commands.common import add_path_option, catalog_for
 from tutor.engine import LessonRun, unmet_requirement
-from tutor.flow import Answer, LessonFlow, entry_text
+from tutor.flow import GUESS_MARK, Answer, LessonFlow, entry_text
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
 from tutor.markup import plain_inline, plain_text, plural
 from tutor.pictures import parse_show, render
+from tutor.progress import ProgressStore
+from tutor.redo import ask_again, queue
 from tutor.safetext import json_dumps, sanitize
+from tutor.wrap import fill, terminal_width, title_line
 
 HINT_WORDS = {"hint", "?", "h"}
 REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
 QUIT_WORDS = {"quit", "exit", "q"}
-WIDTH = 78
 MARKS = {"correct": "✓ correct", "partial": "~ partly right", "incorrect": "✗ not quite"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("lesson", metavar="LESSON", help="a lesson id or a lesson file")
+    parser.add_argument("lesson", metavar="LESSON", nargs="?",
+                        help="a lesson id or a lesson file (none with --review)")
     add_path_option(parser)
     parser.add_argument("--json", action="store_true",
                         help="one JSON record per counted answer on stdout; text on stderr")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
+    parser.add_argument("--review", action="store_true",
+                        help="ask again the questions due for review, then your mistakes")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="do not record the answers in your progress (for scripts)")
 
 
 def entry_line(prompt: Prompt, examples: list[str]) -> str:
@@ -52,18 +65,24 @@ def entry_line(prompt: Prompt, examples: list[str]) -> str:
     if prompt.kind == "stdout":  # lines up to an empty one (see `read_lines`)
         return ("type the printed lines, one per line or separated by commas, then an empty "
                 "line (or: nothing); or hint, reveal, quit")
-    return f"type {entry_text(prompt.kind, examples)}; or hint, reveal, quit"
+    return (f"type {entry_text(prompt.kind, examples)}; end with {GUESS_MARK} if guessing; "
+            "or hint, reveal, quit")
 
 
 class Player:
-    def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None):
-        self.flow = LessonFlow(lesson)
+    def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None, *,
+                 flow: LessonFlow | None = None, store: ProgressStore | None = None,
+                 heading: str = ""):
+        self.flow = flow if flow is not None else LessonFlow(lesson)
         self.lesson = self.flow.lesson  # (with `vary:`, the values this sitting drew)
         self.out = out
         self.records = records
+        self.store = store  # None: answers are not recorded (--no-progress)
+        self.heading = heading  # e.g. "Review 2 of 5", before the lesson's title
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
+        self.width = terminal_width(out)  # prose is wrapped to it, between words
 
     # ------------------------------------------------------------------ input/output
     def read_line(self, stdin: TextIO, prompt: str = "> ") -> str | None:
@@ -97,11 +116,25 @@ class Player:
         """Everything play prints: lesson output included, so made terminal-safe."""
         print(sanitize(text), file=self.out, flush=True)
 
+    def prose(self, text: str, first: str = "  ", rest: str | None = None,
+              keep: tuple[str, ...] = ()) -> None:
+        """Our own words, wrapped between words (continuing under `rest`: by default
+        two columns in from `first`)."""
+        rest = " " * (len(first) + 2) if rest is None else rest
+        self.say(fill(text, self.width, first, rest, keep))
+
+    def value(self, label: str, text: str) -> None:
+        """A value as it is (printed output, a live value), its later lines under its
+        first: `  live:     pre` / `            forward`."""
+        lines = text.rstrip().split("\n")
+        pad = " " * len(label)
+        self.say("\n".join([label + lines[0], *(pad + line for line in lines[1:])]))
+
     def block(self, text: str, indent: str = "  ") -> None:
         self.say(textwrap.indent(text.rstrip(), indent))
 
-    def markdown(self, text: str, indent: str = "  ") -> None:
-        self.say(plain_text(text, WIDTH, indent))
+    def markdown(self, text: str, indent: str = "  ", first: str | None = None) -> None:
+        self.say(plain_text(text, self.width, indent, first))
 
     def code(self, code: str) -> None:
         for i, line in enumerate(code.rstrip().splitlines(), 1):
@@ -109,47 +142,57 @@ class Player:
 
     def record(self, prompt: Prompt, answer: Answer, **extra: object) -> None:
         attempt = answer.attempt
-        if self.records is None or attempt is None:
+        if attempt is None:
+            return
+        if self.store is not None:  # as the app records it (a review keeps the resume point)
+            flow = self.flow
+            if not self.store.record(attempt, total_prompts=len(self.lesson.prompts),
+                                     position=flow.resume_point() if flow.whole else None):
+                self.say(f"  (not saved: {self.store.notice})")
+        if self.records is None:
             return
         rec = {"lesson": self.lesson.id, "step": attempt.step + 1, "prompt": prompt.index + 1,
                "answer": attempt.answer, "verdict": attempt.verdict,
-               "expected": attempt.expected, **extra, "hints": attempt.hints}
+               "expected": attempt.expected, **extra, "hints": attempt.hints,
+               "confidence": attempt.confidence}
         print(json_dumps(rec), file=self.records, flush=True)
 
     # ------------------------------------------------------------------ a question
     def ask(self, prompt: Prompt, stdin: TextIO) -> bool:
         """Ask until the answer counts; False when input ended or the learner quit."""
         flow = self.flow
-        self.say(f"\nQ{flow.question_number} of {flow.total_prompts}. "
-                 f"{plain_inline(prompt.ask)}")
+        number = f"Q{flow.question_number} of {flow.total_prompts}. "
+        self.say()
+        self.prose(plain_inline(prompt.ask), number, " " * len(number))
         for i, choice in enumerate(prompt.choices, 1):
-            self.say(f"     {i}. {plain_inline(choice)}")
+            self.prose(plain_inline(choice), f"     {i}. ", " " * (7 + len(str(i))))
         problem = flow.problem()
         if problem:
-            self.say(f"  (this question cannot be judged: {problem})")
+            self.prose(f"(this question cannot be judged: {problem})")
             return True
-        self.say(f"  {entry_line(prompt, flow.entry_examples())}")
+        examples = flow.entry_examples()
+        self.prose(entry_line(prompt, examples), keep=tuple(examples))
         while True:
             text = self.read_line(stdin)
             if text is None:
                 return False
             low = text.lower()
             if text.startswith(":"):
-                self.say("  ? Pictures show live values, so they open once this step's "
-                         "questions are answered.")
+                self.prose("? Pictures show live values, so they open once this step's "
+                           "questions are answered.")
                 continue
             if low in QUIT_WORDS:
                 return False
             if low in HINT_WORDS:
                 hint = flow.hint()
                 if hint:
-                    self.markdown(f"hint: {hint}")
+                    self.markdown(hint, "        ", "  hint: ")
                 else:
                     self.say("  (no hint for this one)")
                 continue
             if low in REVEAL_WORDS:
                 answer = flow.reveal()
-                self.say(f"  The live value: {answer.live}")
+                self.value("  The live value: ", answer.live)
                 self.explain(prompt)
                 self.record(prompt, answer)
                 return True
@@ -159,16 +202,18 @@ class Player:
             verdict = answer.verdict
             assert verdict is not None
             if not answer.counted:
-                self.say(f"  ? {verdict.message} Try again (or: hint, reveal).")
+                self.prose(f"? {verdict.message} Try again (or: hint, reveal).")
                 continue
             message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
-            self.say(f"  {MARKS[answer.status]}: {message}")
+            self.prose(f"{MARKS[answer.status]}: {message}")
             for detail in verdict.details:
-                self.say(f"    {detail}")
-            self.say("  you said: " + text.replace("\n", "\n            "))
-            self.say("  live:     " + verdict.expected.rstrip().replace("\n", "\n            "))
+                self.prose(detail, "    ")
+            assert answer.attempt is not None
+            guess = " (a guess)" if answer.attempt.confidence == "guess" else ""
+            self.value("  you said: ", answer.attempt.answer + guess)
+            self.value("  live:     ", verdict.expected)
             if verdict.feedback:
-                self.markdown(verdict.feedback, "  » ")
+                self.markdown(verdict.feedback, "    ", "  » ")
             self.explain(prompt)
             self.record(prompt, answer, message=verdict.message)
             return True
@@ -185,7 +230,7 @@ class Player:
             self.picture(spec)
         tty = stdin.isatty()
         if tty:
-            self.say("  (look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
+            self.prose("(look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
         while True:
             if tty:
                 self.out.write("  : ")
@@ -205,7 +250,7 @@ class Player:
         try:
             spec = parse_show(spec_text)
         except ValueError as exc:
-            self.say(f"  ? {exc}")
+            self.prose(f"? {exc}")
             return
         session = self.run.session if self.run is not None else None
         if session is None or not session.alive:
@@ -214,24 +259,29 @@ class Player:
         try:
             data = session.inspect(spec.what, spec.expr)
         except KernelError as exc:
-            self.say(f"  (the picture could not be drawn: {exc})")
+            self.prose(f"(the picture could not be drawn: {exc})")
             return
-        self.block(render(data, width=WIDTH).text(), "  ")
+        self.block(render(data, width=self.width - 2).text(), "  ")
 
     # ------------------------------------------------------------------ the lesson
     def play(self, run: LessonRun, stdin: TextIO) -> bool:
         lesson, flow = self.lesson, self.flow
         self.run = run
         steps = len(lesson.steps)
-        self.say(f"== {plain_inline(lesson.title)} ==")
-        self.say(f"{lesson.id} · {lesson.topic} · level {lesson.level} · "
-                 f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}")
-        if lesson.intro:
+        heading = f"{self.heading}: " if self.heading else ""
+        self.say(title_line(heading + plain_inline(lesson.title), self.width))
+        # (no lesson id here: an id can name what a question asks; the summary gives it)
+        self.prose(f"{lesson.topic} · level {lesson.level} · "
+                   f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}", "")
+        if lesson.intro and flow.whole:
             self.say()
             self.markdown(lesson.intro, "")
         if lesson.setup:  # the pack's shared code: the questions may be about what it defines
             self.say("\n-- setup, shared by the pack's lessons (runs before step 1) --")
             self.code(lesson.setup.code)
+        if not flow.whole and flow.step_index > 0:  # a question asked again: what led to it
+            self.say(f"\n-- steps 1 to {flow.step_index} (they run first, silently) --")
+            self.code("\n".join(s.code.rstrip() for s in lesson.steps[: flow.step_index]))
         while True:
             step = flow.step
             self.say(f"\n-- step {step.index + 1} of {steps} --")
@@ -239,7 +289,8 @@ class Player:
             outcome = run.run_through(step.index)
             if outcome is None or outcome.failure:
                 self.failure = outcome.failure if outcome else "the step did not run"
-                self.say(f"\n  ! {self.failure}")
+                self.say()
+                self.prose(f"! {self.failure}")
                 return True
             flow.outcome = outcome
             while flow.prompt is not None:
@@ -254,25 +305,53 @@ class Player:
                 self.say("  output:")
                 self.block(outcome.stdout, "    ")
             if outcome.error and outcome.unexpected_error:
-                self.say(f"  the step raised {outcome.error['name']}: {outcome.error['message']}")
+                self.prose(f"the step raised {outcome.error['name']}: "
+                           f"{outcome.error['message']}")
             if step.explain:
                 self.markdown(step.explain)
             if flow.advance() == "end":
+                if self.store is not None and flow.whole:
+                    self.store.set_position(lesson.id, (steps, 0), flow.run_id)
                 return True
 
     def summary(self, finished: bool) -> None:
         state = "finished" if finished else "stopped"
-        self.say(f"\n{state}: {self.flow.tally().text()}")
+        self.say()
+        self.prose(f"{state}: {self.flow.tally().text()} ({self.lesson.id})", "")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.review:
+        if args.lesson:
+            print("tutor play: --review asks the questions of every lesson due for review; "
+                  "give no LESSON with it", file=sys.stderr)
+            return 2
+        return review(args)
+    if not args.lesson:
+        print("tutor play: give a LESSON (an id, e.g. samples/accumulate, or a file), or "
+              "--review", file=sys.stderr)
+        return 2
     try:
         lesson = find_lesson(args.lesson, args.path)
     except LessonError as exc:
         print(exc, file=sys.stderr)
         return 2
     out = sys.stderr if args.json else sys.stdout
-    player = Player(lesson, out, sys.stdout if args.json else None)
+    store = None if args.no_progress else ProgressStore()
+    try:
+        return play_lesson(args, lesson, out, store)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
+                store: ProgressStore | None) -> int:
+    player = Player(lesson, out, sys.stdout if args.json else None, store=store)
+    if store is not None:
+        if store.notice:
+            player.say(f"note: {store.notice}")
+        store.set_position(lesson.id, (0, 0), player.flow.run_id)
     kernel = Kernel()
     kernel.start()
     try:
@@ -288,4 +367,76 @@ def run(args: argparse.Namespace) -> int:
     finally:
         kernel.shutdown()
     player.summary(finished)
+    if store is not None:
+        waiting(store, out)
     return 1 if player.failure else 0  # a lesson that could not run to its end is a failure
+
+
+def waiting(store: ProgressStore, out: TextIO) -> None:
+    """What the answers just recorded left to review, and how to ask it again."""
+    questions = queue(store)
+    if questions:
+        due = sum(q.reason == "due" for q in questions)
+        print(f"to review: {plural(len(questions), 'question')} ({due} due now, "
+              f"{len(questions) - due} to redo): tutor play --review", file=out)
+
+
+def review(args: argparse.Namespace) -> int:
+    """`tutor play --review`: every question due for review, then every mistake, each
+    asked again in a fresh run of its lesson (the steps before it run silently)."""
+    out = sys.stderr if args.json else sys.stdout
+    records = sys.stdout if args.json else None
+    catalog = catalog_for([], args.path)
+    with ProgressStore() as store:
+        questions = queue(store)
+        saving = None if args.no_progress else store
+        if not questions:
+            print("Nothing to review: no question is due, and every question you answered "
+                  "wrong or revealed has been answered right since.", file=out)
+            return 0
+        due = sum(q.reason == "due" for q in questions)
+        print(f"{plural(len(questions), 'question')} to ask again ({due} due for review, "
+              f"{len(questions) - due} to redo); each runs its lesson's earlier steps "
+              "first.", file=out)
+        kernel = Kernel()
+        kernel.start()
+        right = asked = 0
+        ahead: str | None = None  # a line one question read ahead: the next one's answer
+        try:
+            for n, question in enumerate(questions, 1):
+                lesson = catalog.get(question.lesson)
+                where = f"Review {n} of {len(questions)}"
+                if lesson is None:
+                    print(f"\n{where}: {question.where()} is skipped: its lesson is not in the "
+                          "catalog (removed, or its pack not on --path?)", file=out)
+                    continue
+                try:
+                    flow = ask_again(lesson, question.step, question.prompt,
+                                     avoid=question.avoid)
+                except LookupError as exc:
+                    print(f"\n{where}: skipped: {exc}", file=out)
+                    continue
+                why = unmet_requirement(lesson, kernel.wait_ready())
+                if why:
+                    print(f"\n{where}: {lesson.id} is skipped here: it {why}.", file=out)
+                    continue
+                player = Player(lesson, out, records, flow=flow, store=saving, heading=where)
+                player.pushed_back = ahead
+                player.say()
+                with LessonRun(kernel, player.lesson, timeout=args.timeout) as lesson_run:
+                    finished = player.play(lesson_run, sys.stdin)
+                ahead = player.pushed_back
+                tally = flow.tally()
+                asked += tally.answered
+                right += tally.correct
+                if not finished:
+                    break
+        except KernelError as exc:
+            print(f"tutor play: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            kernel.shutdown()
+        left = len(queue(store)) if saving is not None else None
+    more = f"; {plural(left, 'question')} still to review" if left else ""
+    print(f"\nreview: {right} of {plural(asked, 'question')} right{more}", file=out)
+    return 0

@@ -90,12 +90,9 @@ def confidence_line(c: Calibration) -> str:
     each confidence was right."""
     if not c.total:
         return "confidence: no predictions marked yet"
-    text = (f"confidence: sure and right: {c.sure_right}, sure and wrong: {c.sure_wrong}, "
-            f"guessed and right: {c.guess_right}, guessed and wrong: {c.guess_wrong}")
-    rates = [f"{label} {rate:.0%} right" for label, rate in
-             (("sure answers", c.sure_accuracy), ("guesses", c.guess_accuracy))
-             if rate is not None]
-    return text + f" ({'; '.join(rates)})"
+    return (f"confidence: sure and right: {c.sure_right}, sure and wrong: {c.sure_wrong}, "
+            f"guessed and right: {c.guess_right}, guessed and wrong: {c.guess_wrong} "
+            f"({c.rates()})")
 
 
 def print_history(days: list[Day]) -> None:

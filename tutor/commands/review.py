@@ -22,6 +22,7 @@ from tutor.progress.schedule import RATING_NAMES
 from tutor.safetext import json_dumps, sanitize
 
 GONE = "(this question is no longer in the lesson)"
+ASK_AGAIN = "Ask them again: tutor play --review, or Review in the app (tutor, then r)."
 MISSING = "(this lesson is not in the catalog: was it removed, or is its pack not on --path?)"
 CONFIDENCE = {"sure": "sure", "guess": "a guess"}
 VERDICTS = {"incorrect": "wrong", "partial": "partly right", "revealed": "revealed",
@@ -154,6 +155,8 @@ def _print_mistakes(records: list[dict], found: list[Mistake], due_count: int) -
     if due_count:
         print(f"{due_count} question{'s are' if due_count != 1 else ' is'} due for review now: "
               "tutor review --due")
+    if records or due_count:
+        print(ASK_AGAIN)
 
 
 def _print_due(records: list[dict], due: list[ReviewItem], upcoming: ReviewItem | None,
@@ -183,3 +186,4 @@ def _print_due(records: list[dict], due: list[ReviewItem], upcoming: ReviewItem 
               f"(due since {when(item.due)}; {reviews}{how})")
     if upcoming is not None:
         print(f"Next after these: {when(upcoming.due)}.")
+    print(ASK_AGAIN)

@@ -5,7 +5,11 @@
     └─ PowBackward1 · saved: exponent, result, self
        ├─ AccumulateGrad → x.grad = None
        └─ AccumulateGrad → q.grad = None
-    saved tensors kept: backward() can walk this graph.
+    saved tensors kept: the nodes still hold what they saved for backward.
+
+A picture may be open while the learner thinks about a later question, so it says
+what the graph *is* (nodes, names, grads, what is saved or freed), never what an
+operation on it would do (whether another backward() works is a question).
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from typing import Any
 
 from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, names, shape
 from tutor.pictures.model import Picture, Segment, seg, wrap
+
+INTEGER = ("int", "uint", "bool")  # dtypes that can never require grad
 
 
 def _tensor_names(entries: list[dict[str, Any]]) -> list[str]:
@@ -28,9 +34,11 @@ def _node_segments(node: dict[str, Any]) -> list[Segment]:
     var = node.get("variable")
     if var is not None:
         who = var["names"][0] if var.get("names") else "(an unnamed leaf)"
-        size = f" {shape(var['shape'])}" if var.get("shape") else ""
+        g = var.get("grad")
+        # the leaf's shape while its grad is None (a grad shows it: values, `tensor [10, 10]`)
+        size = f" · shape {shape(var['shape'])}" if var.get("shape") and g is None else ""
         parts += [seg(" → ", "rule"), seg(f"{who}.grad", "leaf"),
-                  seg(f" = {grad(var.get('grad'))}"), seg(size, "dim")]
+                  seg(f" = {grad(g)}"), seg(size, "dim")]
         if len(var.get("names", [])) > 1:
             parts.append(seg(f" (also {names(var['names'][1:])})", "dim"))
         if var.get("hooks"):
@@ -65,14 +73,12 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
     tensor = data.get("tensor") or {}
     if root is None:
         if data.get("note") == "no_grad":
-            pic.extend(wrap(f"{expr} does not require grad: there is no graph behind it "
-                            "(made from tensors that do not require grad, under "
-                            "torch.no_grad(), or detached).", width))
+            pic.extend(wrap(_no_graph(expr, str(tensor.get("dtype") or "")), width))
         elif data.get("note") == "leaf":
             pic.add(seg(expr, "leaf"), seg(" is a leaf: it has no grad_fn. ", "dim"),
                     seg(f"{expr}.grad = {grad(tensor.get('grad'))}"))
-            pic.extend(wrap("A backward() through a result of it ends in an AccumulateGrad "
-                            f"node that adds into {expr}.grad.", width, style="dim"))
+            pic.extend(wrap(f"Graphs built from {expr} end in an AccumulateGrad node for it "
+                            f"(the node that fills {expr}.grad).", width, style="dim"))
         else:
             pic.add(seg("(no graph)", "dim"))
         return pic
@@ -104,17 +110,27 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
     walk(root, "", "")
     if data.get("truncated"):
         pic.add(seg(f"… (only the first {len(nodes)} nodes are shown)", "dim"))
-    saved = data.get("saved")
+    saved = data.get("saved")  # what is, not what a backward() would do next
     if saved == "freed":
-        pic.extend(wrap("saved tensors FREED: a backward() without retain_graph=True already "
-                        "ran through here, so another backward() through this graph raises "
-                        "RuntimeError (\"Trying to backward through the graph a second time\").",
+        pic.extend(wrap("saved tensors freed: a backward() without retain_graph=True has run "
+                        "through this graph and released what its nodes saved.",
                         width, "  ", "bad"))
     elif saved == "kept":
-        pic.extend(wrap("saved tensors kept: backward() can walk this graph (once, unless "
-                        "retain_graph=True keeps them for another).", width, "  ", "ok"))
+        pic.extend(wrap("saved tensors kept: the nodes still hold what they saved for "
+                        "backward.", width, "  ", "ok"))
     else:
-        pic.extend(wrap("nothing saved: these nodes need no saved tensors, so backward() can "
-                        "run through them again even without retain_graph=True.", width, "  ",
-                        "ok"))
+        pic.extend(wrap("nothing saved: none of these nodes keeps a tensor for backward.",
+                        width, "  ", "ok"))
     return pic
+
+
+def _no_graph(expr: str, dtype: str) -> str:
+    """Why a tensor that does not require grad has no graph: for an integer or bool
+    tensor the dtype alone says it; otherwise only the possible causes can be named."""
+    if dtype.startswith(INTEGER):
+        return (f"{expr} is {dtype}: only floating-point and complex tensors can require "
+                "grad, so no graph leads to it (an op with an integer or bool result, such "
+                "as .long() or a comparison, is not differentiable).")
+    return (f"{expr} does not require grad: there is no graph behind it. (A tensor has none "
+            "when nothing it was computed from requires grad, when it was computed under "
+            "torch.no_grad() or inference_mode(), or when it came from detach() or .data.)")

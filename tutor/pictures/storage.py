@@ -3,14 +3,16 @@
     storage map: 2 tensors on 1 storage (same label = same memory)
     shared: s1 ← A, B
        name   memory  shape  stride  offset  notes
-    s1 · 2 × float32 (8 bytes) · made for A, no grad_fn
+    s1 · 2 × float32 (8 bytes)
     ├─ A      ██      [2]    [1]     0       leaf, requires grad
-    └─ B      ██      [2]    [1]     0       shares A's memory (not a view)
+    └─ B      ██      [2]    [1]     0       shares A's memory, ._base None
 
-`shared:` lists the storages that more than one name reaches (`a = c`: one object
-under two names).  The memory bar has one cell per element of the storage (up to 16 cells; a cell
-stands for several elements in bigger storages): █ the tensor uses all of the
-cell, ▒ part of it, · none of it.
+Labels are the lesson run's (the same block keeps its label from picture to
+picture); storages are listed in label order.  `shared:` lists the storages that
+more than one name reaches (`a = c`: one object under two names).  The memory bar
+has one cell per element of the storage (up to 16 cells; a cell stands for several
+elements in bigger storages): █ the tensor uses all of the cell, ▒ part of it,
+· none of it.
 """
 
 from __future__ import annotations
@@ -64,8 +66,10 @@ def _notes(t: dict[str, Any], owner: dict[str, Any] | None, shared: bool,
         base = t.get("view_of")
         notes.append(f"view of {base}" if base else "view")
     elif shared and owner is not None and owner is not t:
+        # detach(), .data, a NumPy round trip: torch's docs count detach() among the
+        # view ops (it shares the storage), but autograd keeps no `_base` for it
         who = owner["names"][0] if owner.get("names") else "the first"
-        notes.append(f"shares {who}'s memory (not a view)")
+        notes.append(f"shares {who}'s memory, ._base None")
     if t.get("grad_fn"):
         notes.append(t["grad_fn"])
     elif t.get("requires_grad"):
@@ -75,8 +79,14 @@ def _notes(t: dict[str, Any], owner: dict[str, Any] | None, shared: bool,
     return ", ".join(notes)
 
 
+def _label_order(storage: dict[str, Any]) -> tuple[int, int]:
+    """s2 before s10; storages without a label (sparse, meta) last."""
+    label = str(storage.get("label") or "")
+    return (0, int(label[1:])) if label[1:].isdigit() else (1, 0)
+
+
 def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
-    storages = data.get("storages", [])
+    storages = sorted(data.get("storages", []), key=_label_order)
     n_tensors = sum(len(s["tensors"]) for s in storages)
     labelled = [s for s in storages if s.get("label")]
     scope = f" of {data['expr']}" if data.get("expr") else ""
@@ -129,19 +139,13 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
     index = 0
     for s in storages:
         label = s.get("label")
-        if label:
-            made = s.get("made_by")
-            who = s.get("made_by_name")
-            if made and made != "created":
-                origin = f"made by {made}" + (f" ({who})" if who else "")
-            else:
-                origin = f"made for {who or 'an unnamed tensor'}, no grad_fn"
+        if label:  # (which op allocated it is not known: a grad_fn changes with in-place ops)
             first = next((t for t in s["tensors"] if not t.get("is_view")), s["tensors"][0])
             size = first.get("element_size") or 1
             nbytes = s.get("nbytes", 0)
             pic.add(seg(label, "op"),
                     seg(f" · {nbytes // size} × {first.get('dtype')} "
-                        f"({plural(nbytes, 'byte')}) · ", "dim"), seg(origin, "dim"))
+                        f"({plural(nbytes, 'byte')})", "dim"))
         else:
             pic.add(seg("no storage", "op"), seg(" (sparse, meta or other layouts)", "dim"))
         for i in range(len(s["tensors"])):

@@ -29,8 +29,10 @@ def _key(path: str, name: str) -> str:
 
 
 def _tensor_segments(item: dict[str, Any], kind: str) -> list[Segment]:
+    dtype = item.get("dtype")
     parts = [seg(item["name"], "leaf" if kind == "parameter" else "name"),
-             seg(f"  {kind} {shape(item.get('shape', []))}", "dim")]
+             seg(f"  {kind} {shape(item.get('shape', []))}"
+                 + (f" {dtype}" if dtype and dtype != "float32" else ""), "dim")]
     values = item.get("values")
     if values is not None and (not isinstance(values, list) or len(values) <= 3
                                and not any(isinstance(v, list) for v in values)):
@@ -69,7 +71,7 @@ def _module_segments(node: dict[str, Any], before: int = 0, after: int = 0,
 
 def render_tree(data: dict[str, Any], width: int = 80) -> Picture:
     expr = data.get("expr") or "?"
-    pic = Picture("tree", f"module tree of {expr} (✗ = held, not registered)", width=width)
+    pic = Picture("tree", f"module tree of {expr}", width=width)
     missing_unregistered: list[str] = []
     missing_nonpersistent: list[str] = []
 
@@ -136,6 +138,8 @@ def render_tree(data: dict[str, Any], width: int = 80) -> Picture:
                         seg(f" · in {where}", "warn"))
 
     walk(data["root"], "", "", "", True)
+    if any(part.text == "✗ " for ln in pic.lines for part in ln):  # the legend, when used
+        pic.title += " (✗ = held, not registered)"
     if data.get("truncated"):
         pic.add(seg("… (the tree is cut: too many entries)", "dim"))
     keys = data.get("state_dict", [])

@@ -85,6 +85,12 @@ class Calibration:
         n = self.guess_right + self.guess_wrong
         return self.guess_right / n if n else None
 
+    def rates(self) -> str:
+        """`sure answers 63% right; guesses 57% right` (each once there is one)."""
+        return "; ".join(f"{label} {rate:.0%} right" for label, rate in
+                         (("sure answers", self.sure_accuracy), ("guesses", self.guess_accuracy))
+                         if rate is not None)
+
     def as_dict(self) -> dict[str, int]:
         return {"sure_right": self.sure_right, "sure_wrong": self.sure_wrong,
                 "guess_right": self.guess_right, "guess_wrong": self.guess_wrong}

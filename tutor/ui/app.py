@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from textual.theme import Theme
 
     from tutor.lesson import Catalog, Lesson
+    from tutor.redo import Question
 
 
 class TutorApp(App[int]):
@@ -50,6 +51,7 @@ class TutorApp(App[int]):
         self.kernel = kernel if kernel is not None else Kernel()
         self.store = store if store is not None else ProgressStore()
         self.writes = InOrder()  # progress writes land in the order they were made
+        self.review: list[Question] = []  # the questions of the review under way
 
     def on_mount(self) -> None:
         theme = settings.load(self.store.directory).get("theme")
@@ -195,6 +197,52 @@ class TutorApp(App[int]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    # ------------------------------------------------------------------ review
+    def action_review(self) -> None:
+        """Ask again what is due for review, then the mistakes (`tutor.redo.queue`)."""
+        from tutor.redo import queue
+
+        self.review = queue(self.store)
+        if not self.review:
+            self.notify("Nothing to review: no question is due, and every question you "
+                        "answered wrong or revealed has been answered right since.",
+                        title="Review", timeout=6, markup=False)
+            return
+        self.ask_question(0)
+
+    def ask_question(self, index: int) -> bool:
+        """Open question `index` of the review (skipping questions whose lesson is gone
+        or has changed); False when none is left."""
+        from tutor.redo import ask_again
+        from tutor.ui.screens.lesson import LessonScreen
+
+        while index < len(self.review):
+            question = self.review[index]
+            lesson = self.catalog.get(question.lesson) if self.catalog else None
+            try:
+                if lesson is None:
+                    raise LookupError(f"{question.lesson} is not in the catalog")
+                flow = ask_again(lesson, question.step, question.prompt, avoid=question.avoid)
+            except LookupError as exc:
+                self.notify(f"Review: {question.where()} is skipped: {exc}.",
+                            severity="warning", timeout=6, markup=False)
+                index += 1
+                continue
+            screen = LessonScreen(lesson, self.kernel, flow=flow,
+                                  review=(index, len(self.review)))
+            if isinstance(self.screen, LessonScreen):
+                self.switch_screen(screen)
+            else:
+                self.push_screen(screen)
+            return True
+        return False
+
+    def action_progress(self) -> None:
+        from tutor.ui.screens.progress import ProgressScreen  # plotext loads on first use
+
+        if not isinstance(self.screen, ProgressScreen):
+            self.push_screen(ProgressScreen())
 
     # ------------------------------------------------------------------ progress
     def save_attempt(self, attempt: Attempt, total: int,

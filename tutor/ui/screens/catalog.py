@@ -1,5 +1,8 @@
 """The catalog: the course's packs and lessons in order, each with its mark and best
-score; the packs outside the course (`order: 0`, e.g. the samples) after them.
+score; the packs outside the course (`order: 0`, e.g. the samples) after them.  Above
+the lessons, two entries: Review (how many questions are due for review and how many
+mistakes wait to be redone; enter or `r` asks them again) and Progress (plots of
+accuracy and reviews over time, calibration; enter or `p`).
 
 Above the list: where "continue" goes and how far the course is done.  The lesson
 highlighted is the one the detail pane, enter and `s` act on; coming back from a
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
 TONES = {"new": "muted", "tried": "warning", "done": "success", "perfect": "accent"}
 BROKEN = "broken:"  # option ids of lesson files that do not load
+REVIEW, PROGRESS = "do:review", "do:progress"  # the entries above the lessons
 
 
 def _broken_files(errors: list[LessonError]) -> list[Option]:
@@ -53,6 +57,8 @@ class CatalogScreen(TutorScreen[None]):
     BINDINGS = [
         Binding("c", "continue", "Continue"),
         Binding("s", "start_over", "Start over"),
+        Binding("r", "app.review", "Review"),
+        Binding("p", "app.progress", "Progress"),
         Binding("ctrl+p", "app.command_palette", "Find lesson"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -93,7 +99,7 @@ class CatalogScreen(TutorScreen[None]):
         shown = {x.id: f"{scores[x.id]}/{len(x.prompts)}" for x in catalog.lessons
                  if x.id in scores and x.prompts}
         width = max(map(len, shown.values()), default=0)  # the score column, when any
-        options: list[Option] = []
+        options = self.entries()
         current = None
         for lesson in course + extras:
             pack = catalog.pack_of[lesson.id]
@@ -134,6 +140,23 @@ class CatalogScreen(TutorScreen[None]):
             f"Course: {done.text()}" + (f" ({perfect} perfect)" if perfect else ""),
             "$text-muted"))
 
+    def entries(self) -> list[Option]:
+        """Review (with what waits for it) and Progress, above the lessons."""
+        from tutor.redo import queue  # (what the review asks: due ones, then mistakes)
+
+        asked = queue(self.app.store)
+        due = sum(q.reason == "due" for q in asked)
+        waiting = (f"{len(asked)} waiting: {due} due, {len(asked) - due} to redo"
+                   if asked else "nothing waiting")
+        tone = "$text-warning" if asked else "$text-muted"
+        return [
+            Option(Content.assemble((" ↻ ", tone), ("Review", "bold"), (f"  {waiting}", tone)),
+                   id=REVIEW),
+            Option(Content.assemble((" ▦ ", "$text-accent"), ("Progress", "bold"),
+                                    ("  your answers over time",
+                                     "$text-muted")), id=PROGRESS),
+        ]
+
     def highlighted_lesson(self) -> Lesson | None:
         option = self.query_one("#lessons", OptionList).highlighted_option
         catalog = self.app.catalog
@@ -144,6 +167,9 @@ class CatalogScreen(TutorScreen[None]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         catalog = self.app.catalog
         option = event.option.id or ""
+        if option in (REVIEW, PROGRESS):
+            self.show_entry(option)
+            return
         if catalog is not None and option.startswith(BROKEN):
             error = catalog.errors[int(option[len(BROKEN):])]
             self.query_one("#detail-head", Static).update(
@@ -174,10 +200,32 @@ class CatalogScreen(TutorScreen[None]):
         self.query_one("#detail-head", Static).update(head)
         self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
 
+    def show_entry(self, option: str) -> None:
+        if option == REVIEW:
+            head = "Review: ask again what you missed"
+            text = ("The questions due for review come first (the schedule brings back what "
+                    "you missed, revealed or guessed, before you forget it), then your "
+                    "mistakes not answered right since. Each is asked in a fresh run of its "
+                    "lesson, with new values where the lesson has them; the steps before it "
+                    "run first.\n\nenter or r: start · in plain text: tutor review, "
+                    "tutor play --review")
+        else:
+            head = "Progress"
+            text = ("Plots of how often you were right first time and how many answers and "
+                    "reviews you gave, per day; and how sure you were when you were right or "
+                    "wrong.\n\nenter or p: open · in plain text: tutor progress --history")
+        self.query_one("#detail-head", Static).update(Content.styled(head, "bold"))
+        self.query_one("#detail-intro", Static).update(plain(text))
+
     # ------------------------------------------------------------------ actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id and not event.option.id.startswith(("pack:", BROKEN)):
-            self.post_message(OpenLesson(event.option.id))
+        option = event.option.id
+        if option == REVIEW:
+            self.app.action_review()
+        elif option == PROGRESS:
+            self.app.action_progress()
+        elif option and not option.startswith(("pack:", BROKEN)):
+            self.post_message(OpenLesson(option))
 
     def action_continue(self) -> None:
         target, _ = self.app.continue_target()

@@ -67,14 +67,17 @@ class LessonScreen(TutorScreen[None]):
     mode: reactive[str] = reactive("running", init=False)
 
     def __init__(self, lesson: Lesson, kernel: Kernel, start: Position = (0, 0),
-                 run_id: str | None = None, *, flow: LessonFlow | None = None) -> None:
+                 run_id: str | None = None, *, flow: LessonFlow | None = None,
+                 review: tuple[int, int] | None = None) -> None:
         super().__init__()
         self.flow = flow if flow is not None else LessonFlow(lesson, start, run_id)
+        self.review = review  # (index, count): a question of a review (see App.ask_question)
         self.lesson = self.flow.lesson
         self.kernel = kernel
         self.run = LessonRun(kernel, self.lesson)
         self.run_lock = threading.Lock()  # one worker at a time drives the LessonRun
-        self.pending: str | None = None  # an answer typed before the step finished running
+        # an answer typed before the step finished running (and how sure the learner was)
+        self.pending: tuple[str, str] | None = None
         self.fatal = False  # the lesson cannot run here at all (requirements)
         self.auto_rebuilt = False  # one automatic rebuild per failure: no crash loop
         self.rebuilding = False
@@ -184,6 +187,9 @@ class LessonScreen(TutorScreen[None]):
     def show_title(self) -> None:
         flow = self.flow
         text = title(self.lesson.title)
+        if self.review is not None:
+            text = Content.styled(f"Review {self.review[0] + 1} of {self.review[1]} · ",
+                                  "$text-accent") + text
         if flow.total_prompts and flow.question_number:
             text += Content.styled(f"  ·  question {flow.question_number} of "
                                    f"{flow.total_prompts}", "$text-muted")
@@ -300,14 +306,14 @@ class LessonScreen(TutorScreen[None]):
     @on(AnswerBox.Submitted)
     def submitted(self, event: AnswerBox.Submitted) -> None:
         if self.mode == "running" or self.flow.outcome is None:
-            self.pending = event.text
+            self.pending = (event.text, event.confidence)
             self.question.note("Waiting for the kernel to finish running the step…", "-waiting")
             self.call_after_refresh(self.keep_in_view)
             return
         if self.mode == "asking":
-            self.judge(event.text)
+            self.judge(event.text, event.confidence)
 
-    def judge(self, text: str) -> None:
+    def judge(self, text: str, confidence: str = "sure") -> None:
         flow = self.flow
         problem = flow.problem()
         if problem:
@@ -315,7 +321,7 @@ class LessonScreen(TutorScreen[None]):
                                "Press ctrl+r to see the live value, or esc.", "-error")
             self.call_after_refresh(self.keep_in_view)
             return
-        answer = flow.judge(text)
+        answer = flow.judge(text, confidence)
         if not answer.counted:  # the judge never puts this question's answer in an example
             message = answer.verdict.message if answer.verdict is not None else ""
             self.question.note(f"? {message}  Try again (this did not count).", "-invalid")
@@ -368,12 +374,21 @@ class LessonScreen(TutorScreen[None]):
             return
         self.remember_position(finished=True)
         app = self.app
+        if self.review is not None:
+            index, count = self.review
+            self.app.push_screen(LessonDone(self.lesson.title, flow.tally(), None,
+                                            review=(index, count)), self.done_choice)
+            return
         nxt = app.next_lesson(self.lesson.id)
         self.app.push_screen(LessonDone(self.lesson.title, flow.tally(),
                                         nxt.title if nxt else None,
                                         app.course_text(finished=self.lesson.id)), self.done_choice)
 
     def done_choice(self, choice: str | None) -> None:
+        if self.review is not None and choice == "next":
+            if not self.app.ask_question(self.review[0] + 1):
+                self.app.pop_screen()  # the last one: back to where the review started
+            return
         if choice == "next":
             nxt = self.app.next_lesson(self.lesson.id)
             if nxt is not None:
@@ -508,7 +523,7 @@ class LessonScreen(TutorScreen[None]):
         pending, self.pending = self.pending, None
         if pending is not None:
             self.question.note("")
-            self.judge(pending)
+            self.judge(*pending)
 
     def action_interrupt(self) -> None:
         """ctrl+c: a KeyboardInterrupt in the running code; the kernel stops the code's

@@ -9,8 +9,10 @@
 
 Under the entry a line says what it reads (the kind's `label` in the kind registry,
 `tutor.kinds.REGISTRY`: the notation, and that None is an answer too) with examples
-that are wrong for this question.
-The entry posts `AnswerBox.Submitted(text)`; it never judges anything itself.
+that are wrong for this question, and how sure the learner says they are: sure by
+default, ctrl+g marks the prediction as a guess (and back) before it is submitted;
+a typed answer ending in `?` is a guess too.  The entry posts
+`AnswerBox.Submitted(text, confidence)`; it never judges anything itself.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from tutor.flow import entry_text
+from tutor.flow import GUESS_MARK, entry_text
 from tutor.lesson.model import Prompt
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline, title
@@ -96,18 +98,22 @@ class AnswerBox(Vertical, can_focus=True):
     SETTLE = 0.4  # seconds after a question appears during which y/n/1-9 are ignored
 
     BINDINGS = [
+        Binding("ctrl+g", "toggle_guess", "Mark as guess"),
         Binding("y", "say('yes')", "Yes", show=False),
         Binding("n", "say('no')", "No", show=False),
         *[Binding(str(i), f"choose({i})", show=False) for i in range(1, 10)],
     ]
 
     class Submitted(Message):
-        def __init__(self, text: str) -> None:
+        def __init__(self, text: str, confidence: str = "sure") -> None:
             super().__init__()
             self.text = text
+            self.confidence = confidence  # sure / guess (a trailing ? is read by the flow)
 
     prompt: Prompt | None = None
     shown_at = 0.0
+    guess = False  # the learner marked this prediction as a guess (ctrl+g)
+    examples: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Input(id="text-entry", select_on_focus=False)
@@ -124,6 +130,7 @@ class AnswerBox(Vertical, can_focus=True):
         shown selected, so typing replaces it (and arrow keys keep it to edit)."""
         self.prompt = prompt
         self.shown_at = time.monotonic()
+        self.guess = False  # every question starts sure
         kind = prompt.kind
         field = self.query_one("#text-entry", Input)
         field.display = kind not in (*KEYED, "stdout")
@@ -146,10 +153,31 @@ class AnswerBox(Vertical, can_focus=True):
             self.focus_input(select=bool(text))
 
     def set_examples(self, examples: list[str]) -> None:
-        """The notation line, with `examples` (none of them this question's answer)."""
-        if self.prompt is not None:
-            self.query_one("#entry-label", Static).update(
-                plain(entry_label(self.prompt, examples)))
+        """The notation line, with `examples` (none of them this question's answer),
+        and how sure the learner says they are."""
+        self.examples = examples
+        if self.prompt is None:
+            return
+        sure = (Content.styled("a guess", "bold $text-warning") + " (ctrl+g: sure)"
+                if self.guess else Content(f"sure (ctrl+g: a guess{self.suffix_note()})"))
+        self.query_one("#entry-label", Static).update(
+            plain(entry_label(self.prompt, examples)) + " · your prediction: " + sure)
+
+    def suffix_note(self) -> str:
+        """Typed answers (not printed output) may also end in `?` to say it is a guess."""
+        kind = self.prompt.kind if self.prompt is not None else "stdout"
+        return "" if kind in (*KEYED, "stdout") else f", or end with {GUESS_MARK}"
+
+    def action_toggle_guess(self) -> None:
+        """ctrl+g: mark the prediction as a guess, or as sure again (before submitting)."""
+        if self.prompt is None or not self.display:
+            return
+        self.guess = not self.guess
+        self.set_examples(self.examples)
+
+    @property
+    def confidence(self) -> str:
+        return "guess" if self.guess else "sure"
 
     @property
     def field(self) -> Input | TextArea | None:
@@ -189,19 +217,19 @@ class AnswerBox(Vertical, can_focus=True):
     def _typed(self, event: Input.Submitted) -> None:
         event.stop()
         if event.value.strip():
-            self.post_message(self.Submitted(event.value.strip()))
+            self.post_message(self.Submitted(event.value.strip(), self.confidence))
 
     @on(StdoutArea.Submit)
     def _stdout(self, event: StdoutArea.Submit) -> None:
         event.stop()
         text = self.query_one("#stdout-entry", StdoutArea).text
         if text.strip():
-            self.post_message(self.Submitted(text.strip("\n")))
+            self.post_message(self.Submitted(text.strip("\n"), self.confidence))
 
     @on(Button.Pressed, "#yes-no Button")
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.post_message(self.Submitted(event.button.id or ""))
+        self.post_message(self.Submitted(event.button.id or "", self.confidence))
 
     @on(OptionList.OptionSelected, "#choices")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -213,13 +241,13 @@ class AnswerBox(Vertical, can_focus=True):
 
     def action_say(self, word: str) -> None:
         if self.prompt is not None and self.prompt.kind in YES_NO and self.settled():
-            self.post_message(self.Submitted(word))
+            self.post_message(self.Submitted(word, self.confidence))
 
     def action_choose(self, number: int) -> None:
         prompt = self.prompt
         if (prompt is not None and prompt.kind == "choice" and self.settled()
                 and 1 <= number <= len(prompt.choices)):
-            self.post_message(self.Submitted(prompt.choices[number - 1]))
+            self.post_message(self.Submitted(prompt.choices[number - 1], self.confidence))
 
 
 class QuestionPane(Vertical):

@@ -41,9 +41,10 @@ def aligned(text: str) -> str:
     return clip(sanitize(text).rstrip()).replace("\n", "\n" + " " * 10)
 
 
-def side_by_side(answer: str | None, live: str) -> Content:
+def side_by_side(answer: str | None, live: str, guess: bool = False) -> Content:
     label = "$text-muted"
-    said = (Content.assemble(("you said  ", label), aligned(answer) or "(nothing)", "\n")
+    said = (Content.assemble(("you said  ", label), aligned(answer) or "(nothing)",
+                             ("  (a guess)" if guess else "", label), "\n")
             if answer is not None else Content())
     return said + Content.assemble(("live      ", label), (aligned(live), "bold"))
 
@@ -74,7 +75,8 @@ class VerdictPanel(Vertical, can_focus=True):
         self.query_one("#verdict-title", Static).update(
             plain(HEADINGS[status] + (f" — {message}" if message else "")))
         self.query_one("#verdict-values", Static).update(
-            side_by_side(verdict.answer if verdict is not None else None, answer.live))
+            side_by_side(verdict.answer if verdict is not None else None, answer.live,
+                         answer.attempt is not None and answer.attempt.confidence == "guess"))
         details = "\n".join(f"  {d}" for d in verdict.details) if verdict is not None else ""
         self._text("#verdict-details", plain(details) if details else None)
         feedback = verdict.feedback if verdict is not None else None

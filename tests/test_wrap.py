@@ -1,0 +1,141 @@
+"""Prose wrapped for a plain terminal (tutor.wrap), and `tutor play`'s text at a narrow
+terminal: never a word split by the terminal, values kept line by line."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tutor.cli import main
+from tutor.markup import blocks, plain_text
+from tutor.wrap import fill, terminal_width, title_line
+
+
+def test_fill_breaks_between_words_and_keeps_examples_whole() -> None:
+    text = "type a tensor's values, or None · e.g. tensor([7., 9.]) · [[1, 0], [0, 1]]"
+    out = fill(text, 40, "  ", "    ", keep=("tensor([7., 9.])", "[[1, 0], [0, 1]]"))
+    assert out.splitlines() == ["  type a tensor's values, or None · e.g.",
+                                "    tensor([7., 9.]) · [[1, 0], [0, 1]]"]
+    assert "\u00a0" not in out
+    # a word longer than the line stays whole; line breaks in the text are kept
+    assert fill("a " + "x" * 50 + " b", 20).splitlines() == ["a", "x" * 50, "b"]
+    assert fill("one\ntwo", 20, "» ", "  ") == "» one\n  two"
+
+
+def test_a_long_heading_never_leaves_its_closing_mark_alone() -> None:
+    title = "A residual block: identity = feature or feature.clone()?"
+    for width in range(40, 70):
+        lines = title_line(title, width).splitlines()
+        assert all(len(line) <= width for line in lines), width
+        assert lines[0].startswith("== ") and lines[-1].endswith(" ==")
+        assert all(line.strip() != "==" for line in lines)
+        assert " ".join(" ".join(lines).split())[3:-3] == title
+    assert title_line("Short", 80) == "== Short =="
+
+
+def test_terminal_width_reads_columns_and_stays_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    assert terminal_width(io.StringIO()) == 60
+    monkeypatch.setenv("COLUMNS", "300")
+    assert terminal_width(io.StringIO()) == 100
+    monkeypatch.setenv("COLUMNS", "12")
+    assert terminal_width(io.StringIO()) == 40
+    monkeypatch.delenv("COLUMNS")
+    assert terminal_width(io.StringIO()) == 80  # not a terminal
+
+
+def test_a_text_starting_with_a_number_is_not_a_list() -> None:
+    (block,) = blocks("1. That is one call: hooks run in `__call__`,\nnot in `forward`.")
+    assert (block.kind, block.text) == ("para", "1. That is one call: hooks run in `__call__`, "
+                                                "not in `forward`.")
+    # a wrapped line that happens to start with "6." goes on with its sentence
+    (block,) = blocks("The sum is 3 + 3 =\n6. Both paths add.")
+    assert block.kind == "para" and block.text == "The sum is 3 + 3 = 6. Both paths add."
+    # a real numbered list stays one, numbered as written
+    items = blocks("Steps:\n\n1. run\n2. look")
+    assert [(b.kind, b.marker) for b in items] == [("para", ""), ("item", "1."), ("item", "2.")]
+    assert plain_text("0. Nothing ran: the hook sat on the other module, so\nno call was "
+                      "counted.", 30, "  ").splitlines() == [
+        "  0. Nothing ran: the hook sat",
+        "  on the other module, so no",
+        "  call was counted."]
+
+
+def test_plain_text_can_mark_its_first_line() -> None:
+    out = plain_text("Not `forward`: **`__call__`** runs the hooks, around your forward.",
+                     30, "    ", "  » ")
+    assert out.splitlines() == ["  » Not forward: __call__ runs",
+                                "    the hooks, around your",
+                                "    forward."]
+
+
+WRAPPING = """\
+id: t/wrapping
+title: A title long enough that it has to wrap over two lines at fifty columns
+topic: t
+steps:
+  - code: |
+      print("first")
+      print("    indented")
+      n = 1
+    predict:
+      - ask: What does this step print?
+        kind: stdout
+        answer: "first\\n    indented"
+      - ask: >-
+          A question with so many words that at fifty columns it goes on
+          over **several** lines. What is `n`?
+        kind: number
+        expect: n
+        answer: "1"
+        hint: A hint long enough to need wrapping at fifty columns, with `code` in it.
+        explain: |
+          1. That is the one call: this explanation starts with a number
+          and stays a paragraph.
+        feedback:
+          "2": >-
+            A feedback line long enough that a terminal of fifty columns
+            would cut the word memory in two.
+        wrong: ["2"]
+"""
+
+
+@pytest.mark.kernel
+def test_play_wraps_its_words_to_a_narrow_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    lesson = tmp_path / "wrapping.yaml"
+    lesson.write_text(WRAPPING, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "50")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("reveal\nhint\n2\n"))
+    assert main(["play", str(lesson)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    code = re.compile(r"^ +\d+ \| ")
+    assert [line for line in lines if len(line) > 50 and not code.match(line)] == []
+    # the title: its closing mark ends its last line of words
+    assert lines[:2] == ["== A title long enough that it has to wrap over",
+                         "   two lines at fifty columns =="]
+    # printed output revealed: every line under the first, its own indentation kept
+    assert ("  The live value: first\n"
+            "                      indented\n") in out
+    # the question goes on under its own words; Markdown marks are gone
+    q = lines.index(next(line for line in lines if line.startswith("Q2 of 2. ")))
+    assert lines[q + 1].startswith(" " * len("Q2 of 2. ")) and lines[q + 1][9] != " "
+    assert "**" not in out and "`" not in out
+    # hint and feedback: marked on their first line, then wrapped under it
+    assert "  hint: A hint long enough to need wrapping at\n        fifty columns" in out
+    feedback = out[out.index("  » "):]
+    assert feedback.splitlines()[1].startswith("    ") and "»" not in feedback.splitlines()[1]
+    words = " ".join(feedback.split())
+    assert ("» A feedback line long enough that a terminal of fifty columns would cut the word "
+            "memory in two.") in words
+    assert any(re.search(r"\bmemory\b", line) for line in feedback.splitlines())
+    # an explanation starting "1." is a paragraph: its second line is not hung under a marker
+    why = lines.index("    1. That is the one call: this explanation")
+    assert re.match(r"^    \S", lines[why + 1])
+    assert "finished: 0 of 2 right, 1 wrong, 1 revealed" in out
