@@ -198,4 +198,4 @@ def test_play_reads_printed_output_over_several_lines(tmp_path: Path) -> None:
     assert "• one\n• two" in text and "Each print ends its own line." in text
     # the same output typed on one line is the same answer, as in the app
     one_line = tutor("play", str(lesson), stdin="pre forward post\n\n2\n")
-    assert "✓ correct: it printed pre forward post." in one_line.stdout
+    assert "✓ correct: It printed pre forward post." in one_line.stdout

@@ -17,8 +17,7 @@ from tutor.course import (
 )
 from tutor.engine import StepOutcome
 from tutor.flow import LessonFlow, Tally, entry_text
-from tutor.judge.giveaway import EXAMPLES
-from tutor.kinds import ENTRY, KINDS
+from tutor.kinds import KINDS, REGISTRY
 from tutor.lesson import load_catalog, load_lesson
 from tutor.lesson.model import Lesson
 from tutor.markup import plural
@@ -142,8 +141,8 @@ def test_steps_without_questions_are_stops_of_their_own(tmp_path: Path) -> None:
 def test_the_entry_never_rules_out_an_answer() -> None:
     """Every kind says what it reads, the same for every question of the kind, and
     that None (or for exceptions: no error; for output: nothing) is an answer too."""
-    assert set(ENTRY) == set(KINDS)
-    for kind, said in ENTRY.items():
+    for kind in KINDS:
+        said = REGISTRY[kind].label
         if kind in ("bool", "same_storage", "choice"):
             continue
         other = {"exception": "no error", "stdout": "nothing"}.get(kind, "None")
@@ -169,7 +168,7 @@ def test_examples_under_the_entry_are_never_this_questions_answer(
     flow = LessonFlow(load_lesson(path))
     flow.outcome = StepOutcome(flow.step, observations=[live])
     shown = flow.entry_examples()
-    assert shown and len(shown) <= 3 and set(shown) <= set(EXAMPLES[kind])
+    assert shown and len(shown) <= 3 and set(shown) <= set(REGISTRY[kind].examples)
     assert not any(flow.gives_away(e) for e in shown)
     assert shown == flow.entry_examples()  # stable for the question
 

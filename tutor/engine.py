@@ -17,7 +17,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from tutor.judge import Status, Verdict, display, judge
-from tutor.judge.text import short
+from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant

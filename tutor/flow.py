@@ -18,7 +18,6 @@ progress store keeps and the review schedule uses.  Pure: no textual, no torch.
 
 from __future__ import annotations
 
-import random
 import time
 import uuid
 from collections.abc import Iterable, Sequence
@@ -26,9 +25,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutor.engine import StepOutcome, judge_prompt, shown_live
-from tutor.judge import Status, Verdict, judge
-from tutor.judge.giveaway import EXAMPLES, gives_away
-from tutor.kinds import ENTRY
+from tutor.judge import Status, Verdict, entry_examples, gives_away
+from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
 from tutor.lesson.vary import for_run
 from tutor.pictures import ShowSpec, parse_show, suggest
@@ -110,7 +108,7 @@ class Tally:
 def entry_text(kind: str, examples: Sequence[str] = ()) -> str:
     """What an answer of `kind` may look like, the same words for every question of the
     kind: 'a number, or None · e.g. -0.25 · 7 · tensor(3.5)'."""
-    said = ENTRY.get(kind, "your prediction")
+    said = REGISTRY[kind].label if kind in REGISTRY else "your prediction"
     return said + (" · e.g. " + " · ".join(examples) if examples else "")
 
 
@@ -318,17 +316,14 @@ class LessonFlow:
         if prompt is None or self.outcome is None or self.problem():
             return []
         live = self.outcome.live(prompt) or {"type": "none"}
-        pool = [e for e in EXAMPLES.get(prompt.kind, ())
-                if not gives_away(judge, prompt.spec, live, e)]
-        pick = random.Random(f"{self.lesson.id}:{self.position}").sample(pool, min(n, len(pool)))
-        return [e for e in pool if e in pick]
+        return entry_examples(prompt.spec, live, n, seed=f"{self.lesson.id}:{self.position}")
 
     def gives_away(self, text: str) -> bool:
         """Would typing some phrase of `text` be judged right for the current question?"""
         if self.outcome is None or self.prompt is None:
             return False
         live = self.outcome.live(self.prompt) or {"type": "none"}
-        return gives_away(judge, self.prompt.spec, live, text)
+        return gives_away(self.prompt.spec, live, text)
 
     def picture(self) -> ShowSpec | None:
         """The picture behind the current question: the prompt's `show:`, else the one

@@ -183,10 +183,10 @@ def test_record_check_cli_exits_1_on_drift(copy_data):
 
 
 def test_a_value_with_no_typeable_answer_is_a_problem_not_a_crash(kernel, tmp_path: Path):
-    # a 1000-element tensor is truncated in the observation: no answer can be written;
+    # a 20,000-element tensor is truncated in the observation: no answer can be written;
     # the other prompts of the file are still recorded
     path = tmp_path / "big.yaml"
-    path.write_text(HEAD.replace("x = 1", "x = torch.arange(1000.)") +
+    path.write_text(HEAD.replace("x = 1", "x = torch.arange(20_000.)") +
                     "      - ask: a\n        kind: tensor\n        expect: x\n"
                     "      - ask: b\n        kind: number\n        expect: x[1]\n",
                     encoding="utf-8")

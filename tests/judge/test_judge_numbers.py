@@ -57,7 +57,7 @@ def test_forms_accepted_for_0_6(text: str) -> None:
         ("5.4", i(5), X),
         ("1e3", i(1000), C),
         ("1_000", i(1000), C),
-        ("0.0", f(1e-7), C),
+        ("0.0", f(1e-7), X),  # sign and order of magnitude always count: 1e-7 is not zero
         ("0.000", f(0.004), X),
         ("1/3", f(0.3333333432674408), C),
         ("1/3", f(0.34), X),
@@ -88,8 +88,9 @@ def test_number_rule(text: str, live: dict, expected: object) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "abc", "0.6 0.7", "[1, 2]", "1..2", "--1", "0.6x", "tensor(", "1/0", "1.5/2",
-     "1" * 51, "1e999", "1e-999", "'", "yes"],
+    ["", "   ", "abc", "0.6 0.7", "[1, 2]", "1..2", "--1", "0.6x", "tensor(", "1/0",
+     "1" * 51, "1e999", "1e-999", "'", "yes", "2**2**2**2**2", "(-8)**0.5", "ln(0)",
+     "sqrt(-1)", "2*x", "[1]*3"],
 )  # fmt: skip
 def test_invalid_numbers(text: str) -> None:
     assert status("number", text, f(1.0)) is INV, text
@@ -156,10 +157,11 @@ def test_none() -> None:
 
 @pytest.mark.parametrize(
     ("text", "live", "expected"),
-    [("10", 9.9982, X), ("10", 9.7706, X), ("10", 10.0, C), ("120", 123, X),
-     ("100", 100.0, C), ("10.0", 9.9982, C), ("5.0", 4.9698, C)],
+    [("10", 9.9982, C), ("10", 9.7706, X), ("10", 10.0, C), ("120", 123, X),
+     ("100", 100.0, C), ("10.0", 9.9982, C), ("5.0", 4.9698, C), ("10", 10.6, X)],
 )
-def test_trailing_zeros_of_a_whole_number_are_not_significant(text: str, live: float,
-                                                              expected: object) -> None:
-    # "10" claims one significant digit: it is right only if the value is 10.
+def test_whole_numbers_are_read_to_the_units_and_two_significant_digits(
+        text: str, live: float, expected: object) -> None:
+    # "10" is read to the units digit, and never to fewer than two significant digits of
+    # either number: 9.9982 is 10 to two significant digits (right); 9.7706 is 9.8 (wrong).
     assert status("number", text, f(live)) is expected

@@ -101,14 +101,15 @@ def test_number_words_do_not_widen_other_kinds() -> None:
 
 @pytest.mark.parametrize(
     ("kind", "text", "words"),
-    [("tensor", "[0.1]*10", "I don't compute expressions such as [0.1]*10"),
-     ("tensor", "[0.1] * 10", "write the value itself. Write a tensor like tensor([3., 1.])"),
-     ("number", "log(125)", "write the value itself. Type one number, like 0.6"),
-     ("number", "0,6", "without a comma"), ("number", "4,000", "without a comma"),
-     ("number", "60%", "Type one number, like 0.6"),
-     ("shape", "(3, 2", "Write a shape like (2, 3)"),
+    [("tensor", "[0.1]*10", "I compute (*) only with numbers: write the values themselves"),
+     ("tensor", "[0.1] * 10", "themselves. Write a tensor by its values, like "),
+     ("number", "log(x)", "I compute only with numbers, and x is not one I know"),
+     ("number", "0,6", "without a comma, with a decimal point: 0.6"),
+     ("number", "4,000", "without a comma: 4000."),
+     ("number", "60%", "Type one number, like "),  # three examples, picked per prompt
+     ("shape", "(3, 2", "Write a shape, like "),
      ("list", "[1 2 2]", "Separate the values with commas"),
-     ("set", "['a', 'b'", "List the items, like ['a', 'b']")],
+     ("set", "['a', 'b'", "List the items (brackets and quotes are optional), like ")],
 )  # fmt: skip
 def test_invalid_messages_say_how_to_write_it(kind: str, text: str, words: str) -> None:
     live = {"number": f(2.5), "tensor": t([0.1] * 10, [10]), "shape": {"type": "size",
@@ -119,9 +120,9 @@ def test_invalid_messages_say_how_to_write_it(kind: str, text: str, words: str) 
 
 def test_messages_read_as_plain_english() -> None:
     one = {"type": "list", "items": [s("first")]}
-    assert judge(JudgeSpec("list"), "first", one).message == "Right: the one item."
+    assert judge(JudgeSpec("list"), "first", one).message == "That is its only item."
     assert judge(JudgeSpec("list"), "[]", {"type": "list", "items": []}).message == (
-        "Right: it is empty."
+        "It is empty."
     )
     assert judge(JudgeSpec("list"), "[]", one).message == "The live value has 1 item: ['first']."
     v = judge(JudgeSpec("number"), "1.3", f(1.2000000476837158))
@@ -129,7 +130,7 @@ def test_messages_read_as_plain_english() -> None:
     exc = {"type": "exception", "name": "TypeError", "message": "bad call.",
            "mro": ["TypeError", "Exception", "BaseException"]}  # fmt: skip
     assert judge(JudgeSpec("exception"), "TypeError", exc).message == (
-        "Right: it raises TypeError: bad call."
+        "It raises TypeError: bad call."
     )
     message = judge(JudgeSpec("exception"), "no error", exc).message
     assert message == "It raised TypeError: bad call."

@@ -1,8 +1,10 @@
 """Properties checked with hypothesis:
 
-* the judge never raises and stays fast, whatever is typed, for every kind;
+* the judge never raises and takes at most 50 ms, whatever is typed, against any
+  live value, for every kind (benchmarks/judge_worst_case.py times the worst cases);
 * `notation(obs, kind)` is judged correct against `obs`, for generated
-  observations of every kind.
+  observations of every kind;
+* negating a right yes/no answer never leaves it right.
 
 Both use `judge_strict` (the judge without its safety net) so that a bug shows
 up as an exception instead of a polite `invalid`.
@@ -21,9 +23,9 @@ from hypothesis import strategies as st
 from judge_obs import NONE
 
 from tutor.judge import JudgeSpec, Status, notation
-from tutor.judge.core import judge_strict
-from tutor.judge.dtypes import KNOWN, dtype_class
-from tutor.judge.parse_words import BUILTIN_MRO
+from tutor.judge.api import clear_caches, judge_strict
+from tutor.judge.base.dtypes import KNOWN, dtype_class
+from tutor.judge.reading.words import BUILTIN_MRO
 from tutor.kinds import KINDS
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,14 +51,29 @@ SPECS = {k: JudgeSpec(k, choices=("a", "b", "c") if k == "choice" else (),
 ALPHABET = "()[]{}<>,.:=+-*/x\u00d7'\"` \n\t0123456789eEjnaif_TrueFalsNoe\u2212\uff11"
 
 
-def _run(kind: str, text: str) -> None:
-    start = time.perf_counter()
-    v = judge_strict(SPECS[kind], text, LIVE_FOR_KIND[kind])
-    elapsed = time.perf_counter() - start
+LIMIT = 0.050  # seconds: the judge's budget for one answer (issue #11)
+
+
+def _timed(kind: str, text: str, live: dict[str, Any]) -> float:
+    clear_caches()  # timed cold
+    start = time.process_time()  # this process's CPU time: other processes don't count
+    v = judge_strict(SPECS[kind], text, live)
+    elapsed = time.process_time() - start
     assert v.status in Status
     assert isinstance(v.message, str) and v.message
     assert v.answer == text
-    assert elapsed < 0.5, (kind, len(text), elapsed)
+    return elapsed
+
+
+def _run(kind: str, text: str, live: dict[str, Any] | None = None) -> None:
+    live = LIVE_FOR_KIND[kind] if live is None else live
+    # the best of five, and of five more a moment later: a slow input is slow every time,
+    # a busy machine (other processes sharing the core) only sometimes
+    elapsed = min(_timed(kind, text, live) for _ in range(5))
+    if elapsed > LIMIT:
+        time.sleep(0.5)
+        elapsed = min(elapsed, *(_timed(kind, text, live) for _ in range(5)))
+    assert elapsed <= LIMIT, (kind, len(text), elapsed)
 
 
 @FAST
@@ -97,10 +114,43 @@ def test_never_raises_on_adversarial_text(kind: str, text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["+" * 4000 + "1", "[" * 10_000 + "]" * 10_000, "1" * 1_000_000, "[" * 32 + "1" + "]" * 32,
-     "\ufdfa" * 1000, "1e" + "9" * 40, "0." + "0" * 48 + "1", "[1" + ", 1" * 999 + "]"],
+     "\ufdfa" * 1000, "1e" + "9" * 40, "0." + "0" * 48 + "1", "[1" + ", 1" * 999 + "]",
+     "'a', " * 16_000, "1, " * 9_999, "(" * 32 + ")" * 32, "2**" * 500 + "2", "-1" * 30_000,
+     "no " * 30_000, "not a copy, " * 8_000, "RuntimeError " * 8_000, "a" * 100_000,
+     " " * 100_000 + "1", "\\" * 50_000, "1.2.3." * 16_000, "0.weight." * 10_000],
 )  # fmt: skip
 def test_known_hostile_inputs(kind: str, text: str) -> None:
     _run(kind, text)
+
+
+BIG_LIVES: list[dict[str, Any]] = [
+    {"type": "list", "items": [{"type": "float", "value": i / 7} for i in range(1000)]},
+    {"type": "list", "items": [{"type": "str", "value": f"layer{i}.weight"} for i in range(1000)]},
+    {"type": "dict", "items": [[{"type": "str", "value": f"k{i}"}, NONE] for i in range(1000)]},
+    {"type": "list", "items": [{"type": "int", "value": 0} for _ in range(1000)]},
+    {"type": "tensor", "dtype": "float32", "shape": [10_000], "values": [0.5] * 10_000},
+    {"type": "tensor", "dtype": "float32", "shape": [100, 100],
+     "values": [[i / 3 for i in range(100)] for _ in range(100)]},
+    {"type": "list", "items": [{"type": "tensor", "dtype": "float32", "shape": [3],
+                                "values": [1.0, 2.0, float(i)]} for i in range(300)]},
+    {"type": "str", "value": "tensor([1.])\n" * 7000},
+]
+BIG_ANSWERS = [
+    "[" + ", ".join(f"'{i / 7}'" for i in range(1000)) + "]",
+    "[" + ", ".join(f"{i / 7:.4f}" for i in range(1000)) + "]",
+    ", ".join(f"layer{i}.Weight" for i in range(1000)),
+    ", ".join("0" for _ in range(2000)),
+    "[" + ", ".join("tensor([1., 2., 0.])" for _ in range(300)) + "]",
+    "tensor([" + ", ".join("0.5" for _ in range(9990)) + "])",
+    "tensor([1.])\n" * 7000,
+]
+
+
+@pytest.mark.parametrize("kind", ["set", "list", "tensor", "number", "text", "stdout"])
+@pytest.mark.parametrize("live", range(len(BIG_LIVES)))
+@pytest.mark.parametrize("answer", range(len(BIG_ANSWERS)))
+def test_big_answers_against_big_live_values(kind: str, live: int, answer: int) -> None:
+    _run(kind, BIG_ANSWERS[answer], BIG_LIVES[live])
 
 
 # ---- observations of every kind ---------------------------------------------
@@ -252,6 +302,14 @@ def test_every_kind_has_observations() -> None:
     assert set(OBS_FOR_KIND) == set(KINDS)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(sorted(KINDS)), text=st.one_of(st.text(max_size=200),
+       st.text(alphabet=ALPHABET, max_size=200)), data=st.data())
+def test_never_raises_against_any_live_value(kind: str, text: str, data: st.DataObject) -> None:
+    live = data.draw(st.one_of(*OBS_FOR_KIND.values()))  # of this kind or any other
+    _run(kind, text, live)
+
+
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_notation_is_judged_correct(kind: str) -> None:
     @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -300,9 +358,62 @@ def test_notation_refuses_what_it_cannot_write() -> None:
     with pytest.raises(ValueError):
         notation(big, "tensor")
     with pytest.raises(ValueError):
-        notation({"type": "tensor", "dtype": "float32", "shape": [1000],
-                  "values": [0.123456] * 1000}, "tensor")  # fmt: skip
+        notation({"type": "tensor", "dtype": "float32", "shape": [10_000],
+                  "values": [i / 7 for i in range(10_000)]}, "tensor")  # fmt: skip
+    # a uniform tensor too long to write out is written as torch.full(...)
+    assert notation({"type": "tensor", "dtype": "float32", "shape": [1000],
+                     "values": [0.123456] * 1000}, "tensor") == "torch.full((1000,), 0.1235)"
     with pytest.raises(ValueError):
-        notation({"type": "str", "value": "x" * 3000}, "stdout")
+        notation({"type": "str", "value": "x" * 100_001}, "stdout")
     assert notation({"type": "size", "value": [200, 100]}, "shape") == "(200, 100)"
     assert not keyword.iskeyword("tensor")
+
+
+# ---- negating a right yes/no answer never leaves it right ----------------------
+
+SAYS: dict[str, dict[bool, list[str]]] = {
+    "bool": {
+        True: ["yes", "true", "yep", "it is", "yes, it is", "True", "it does", "yes it does",
+               "definitely yes", "t.is_contiguous() = True", "y"],
+        False: ["no", "false", "nope", "it isn't", "no, it is not", "False", "it doesn't",
+                "not contiguous", "not a leaf", "never", "n"],
+    },
+    "same_storage": {
+        True: ["yes", "same memory", "they share memory", "shared", "it's a view",
+               "b is a view of a", "same storage", "they share storage", "the same storage",
+               "b aliases a", "no copy is made", "same storage, different strides", "a view"],
+        False: ["no", "separate memory", "they don't share memory", "a copy", "b is a copy",
+                "different storage", "two storages", "not shared", "a clone",
+                "a copy, not a view", "they have separate storages", "b owns new memory"],
+    },
+}
+
+
+def _negations(text: str, said: bool) -> list[str]:
+    opposite = "no" if said else "yes"
+    out = [f"not {text}", f"{opposite}, {text}", f"{text}, {opposite}", f"{text}, but {opposite}",
+           f"{text} - {opposite}", f"{opposite} {text}" if text in ("true", "false") else text]
+    for a, b in ((" is ", " isn't "), (" share", " don't share"), (" are ", " aren't "),
+                 (" does", " doesn't"), (" a view", " not a view"), ("is a copy", "is not a copy"),
+                 ("same ", "not the same "), ("they ", "they never ")):
+        if a in f" {text}":
+            out.append(f" {text}".replace(a, b, 1).strip())
+    return [t for t in out if t != text]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(sorted(SAYS)), said=st.booleans(), data=st.data(),
+       upper=st.booleans(), end=st.sampled_from(["", ".", "!"]))
+def test_negating_a_right_yes_no_answer_never_stays_right(
+        kind: str, said: bool, data: st.DataObject, upper: bool, end: str) -> None:
+    text = data.draw(st.sampled_from(SAYS[kind][said]))
+    live = {"type": "bool", "value": said}
+    spec = JudgeSpec(kind)
+    assert judge_strict(spec, text, live).status is Status.CORRECT, text
+    negated = data.draw(st.sampled_from(_negations(text, said)))
+    negated = (negated[:1].upper() + negated[1:] if upper else negated) + end
+    v = judge_strict(spec, negated, live)
+    assert v.status is not Status.CORRECT, (text, negated, v.message)
+    # and the opposite answer is never right
+    other = data.draw(st.sampled_from(SAYS[kind][not said]))
+    assert judge_strict(spec, other, live).status is not Status.CORRECT, other

@@ -38,7 +38,7 @@ def test_zero_d_tensor() -> None:
     for text in ["0.6", "tensor(0.6000)", "tensor(0.6)", "tensor(.6)"]:
         assert status("tensor", text, live) is C, text
     v = judge(JudgeSpec("tensor"), "tensor([0.6])", live)
-    assert v.status is X and "shape ()" in v.message
+    assert v.status is P and "shape ()" in v.message  # the right value, in another shape
     assert status("tensor", "tensor(5.)", t(5.0, [])) is C
 
 
@@ -58,10 +58,11 @@ def test_ints_for_a_float_tensor_are_fine_but_floats_for_ints_are_partial() -> N
     assert status("tensor", "[3, 1]", t([3.0, 1.0], [2])) is C
     v = judge(JudgeSpec("tensor"), "[3., 1.]", t([3, 1], [2], dtype="int64"))
     assert v.status is P
-    assert v.message == "Right values; only the dtype differs: live is int64."
+    assert v.message == ("Right values, but the dtype differs: the live tensor is int64; yours, "
+                         "as written, is floating point.")
     # tensor(...) notation with ints implies an integer tensor, as torch prints it
     v = judge(JudgeSpec("tensor"), "tensor([3, 1])", t([3.0, 1.0], [2]))
-    assert v.status is P and "live is float32" in v.message
+    assert v.status is P and "the live tensor is float32; yours, as written, is int64" in v.message
     assert status("tensor", "tensor([True, False])", t([1.0, 0.0], [2])) is P
     assert status("tensor", "[True, False]", t([True, False], [2], dtype="bool")) is C
     assert status("tensor", "tensor([True, False])", t([True, False], [2], dtype="bool")) is C
@@ -69,8 +70,11 @@ def test_ints_for_a_float_tensor_are_fine_but_floats_for_ints_are_partial() -> N
 
 def test_explicit_dtype_must_match() -> None:
     v = judge(JudgeSpec("tensor"), "tensor([3, 1], dtype=torch.int32)", t([3, 1], [2], "int64"))
-    assert v.status is X
-    assert v.message.startswith("Values right, but the dtype is int64, not int32")
+    assert v.status is P  # right values: partly right, as for a dtype the notation implies
+    assert v.message.startswith("Right values, but the dtype differs: the live tensor is int64; "
+                                "yours, as written, is int32")
+    v = judge(JudgeSpec("tensor"), "tensor([3, 2], dtype=torch.int32)", t([3, 1], [2], "int64"))
+    assert v.status is X and "the dtype is int64, not int32" in v.message
     assert status("tensor", "tensor([3, 1], dtype=torch.int32)", t([3, 1], [2], "int32")) is C
     assert status("tensor", "tensor([1., 2.], dtype=torch.float64)", t([1, 2], [2], "float64")) is C
     assert status("tensor", "tensor([1, 2], dtype=torch.float64)", t([1, 2], [2], "float64")) is C

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import Input, OptionList, Static, TextArea
 from ui_helpers import answer, in_view, open_first_lesson, text_of, verdict_text, wait_for
 
+from tutor.kinds import REGISTRY
 from tutor.lesson import load_catalog
 from tutor.progress import ProgressStore
 from tutor.ui.screens.catalog import CatalogScreen
@@ -177,7 +178,7 @@ async def test_retry_starts_from_the_old_answer_selected(kernel, make_app, tmp_p
         await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
                        and app.screen.mode == "asking", what="ui/prints")
         screen = app.screen
-        assert "the printed lines, or: nothing" in text_of(screen, "#entry-label")
+        assert REGISTRY["stdout"].label in text_of(screen, "#entry-label")
         await pilot.press(*"pre forward", "enter", *"pots", "enter", "enter")
         await wait_for(pilot, lambda: screen.mode == "judged", what="a wrong output")
         assert "you said  pre forward\n          pots" in verdict_text(screen)

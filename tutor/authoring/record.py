@@ -139,7 +139,7 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
 
 def _exact(live: dict) -> str | None:
     """A number's live value with every digit (repr), or None if it is not one number."""
-    from tutor.judge.obs import single_number
+    from tutor.judge.base.obs import single_number
 
     value = single_number(live)
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -2,25 +2,38 @@
 live value the kernel observed.
 
 Pure Python: no torch, numpy or textual. Nothing here evaluates the learner's
-text (no eval/exec/literal_eval/compile): a small tokenizer and a
-recursive-descent parser read it. See docs/judging.md.
+text (no eval/exec/literal_eval/compile): a tokenizer and a recursive-descent
+parser read it, and arithmetic is applied operator by operator.  See
+docs/judging.md.
+
+Layers, each importing only the ones below it (checked by import-linter):
+
+    api        judge, parse_error, display, notation, entry_examples, gives_away
+    registry   one `Kind` record per kind of prediction (tutor.kinds re-exports it)
+    showing    display, notation candidates, messages as text
+    comparing  the number rule, names, items, tensors, yes/no, exceptions
+    reading    lexer, grammar (with arithmetic), phrases, yes/no sentences, readers
+    base       verdicts, message parts, limits, observations, dtypes, text
 """
 
 from __future__ import annotations
 
-from .core import judge, parse_error
-from .display import display
-from .errors import InvalidPrediction
-from .notation import notation
-from .verdict import JudgeSpec, Status, Tolerance, Verdict
+from .api import display, entry_examples, gives_away, judge, notation, parse_error
+from .base.errors import InvalidPrediction
+from .base.verdict import JudgeSpec, Status, Tolerance, Verdict
+from .registry import REGISTRY, Kind
 
 __all__ = [
+    "REGISTRY",
     "InvalidPrediction",
     "JudgeSpec",
+    "Kind",
     "Status",
     "Tolerance",
     "Verdict",
     "display",
+    "entry_examples",
+    "gives_away",
     "judge",
     "notation",
     "parse_error",

@@ -20,7 +20,7 @@ from typing import Any, overload
 
 import yaml
 
-from tutor.judge.verdict import Tolerance
+from tutor.judge import Tolerance
 from tutor.lesson import format as fmt
 from tutor.lesson.files import pack_manifest
 from tutor.lesson.model import (

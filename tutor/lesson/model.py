@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tutor.judge.verdict import JudgeSpec, Tolerance
+from tutor.judge import JudgeSpec, Tolerance
 
 DEFAULT_TIMEOUT = 10.0
 

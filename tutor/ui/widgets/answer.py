@@ -7,12 +7,12 @@
 * set, list: a text field that previews the items as you type
 * everything else: a text field
 
-Under the entry a line says what it reads (`tutor.kinds.ENTRY`: the notation, and
-that None is an answer too) with examples that are wrong for this question, and
-how sure the learner says they are: sure by default, ctrl+g marks the prediction
-as a guess (and back) before it is submitted; a typed answer ending in `?` is a
-guess too.  The entry posts `AnswerBox.Submitted(text, confidence)`; it never
-judges anything itself.
+Under the entry a line says what it reads (the kind's `label` in the kind registry,
+`tutor.kinds.REGISTRY`: the notation, and that None is an answer too) with examples
+that are wrong for this question, and how sure the learner says they are: sure by
+default, ctrl+g marks the prediction as a guess (and back) before it is submitted;
+a typed answer ending in `?` is a guess too.  The entry posts
+`AnswerBox.Submitted(text, confidence)`; it never judges anything itself.
 """
 
 from __future__ import annotations

@@ -1,0 +1,62 @@
+"""The kind registry: one record per kind, the data the lesson schema and the answer
+entry read, and what the judge needs to know of each kind."""
+
+from __future__ import annotations
+
+import pytest
+from judge_obs import NONE, exc, f, keys, s, t
+
+from tutor.judge import REGISTRY, JudgeSpec, entry_examples, gives_away, judge
+from tutor.kinds import ENTRIES, KINDS, OUTCOME_KINDS
+
+
+def test_one_record_per_kind_feeds_the_schema_and_the_outcome_kinds() -> None:
+    assert list(KINDS) == list(REGISTRY)
+    assert KINDS == {name: kind.description for name, kind in REGISTRY.items()}
+    assert OUTCOME_KINDS == {"exception", "stdout"}
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_kind_says_what_its_entry_shows(name: str) -> None:
+    kind = REGISTRY[name]
+    assert kind.name == name and kind.description and kind.label and kind.how
+    assert kind.entry in ENTRIES
+    assert kind.examples or kind.entry in ("yes_no", "choice", "lines")
+    for example in kind.examples:  # each example reads as an answer of its kind
+        spec = JudgeSpec(name)
+        assert judge(spec, example, NONE).status.value != "invalid", example
+
+
+@pytest.mark.parametrize(
+    ("kind", "live", "hidden"),
+    [("number", f(3.5), {"3.5", "tensor(3.5)"}), ("number", f(-0.25), {"-0.25"}),
+     ("dtype", {"type": "dtype", "value": "float16"}, {"torch.float16", "float16", "half"}),
+     ("exception", exc("TypeError"), {"TypeError"}), ("set", keys(), {"[]"}),
+     ("shape", {"type": "size", "value": []}, {"()"}),
+     ("tensor", t([[1, 0], [0, 1]], [2, 2], dtype="int64"), {"[[1, 0], [0, 1]]"})],
+)
+def test_entry_examples_leave_out_this_questions_answer(kind: str, live: dict,
+                                                        hidden: set[str]) -> None:
+    spec = JudgeSpec(kind)
+    shown = entry_examples(spec, live)
+    assert set(REGISTRY[kind].examples) - set(shown) == hidden
+    assert entry_examples(spec) == list(REGISTRY[kind].examples)  # before the step has run
+    assert not gives_away(spec, live, ", ".join(shown))
+    assert gives_away(spec, live, "e.g. " + ", ".join(REGISTRY[kind].examples))
+
+
+def test_gives_away_finds_a_right_phrase_in_a_sentence() -> None:
+    spec = JudgeSpec("text")
+    live = {"type": "grad_fn", "name": "SinBackward0"}
+    assert gives_away(spec, live, "case counts, e.g. SinBackward0")
+    assert not gives_away(spec, live, "e.g. float16, Linear")
+    assert not gives_away(JudgeSpec("nonsense"), s("x"), "x")
+
+
+def test_a_pick_of_examples_is_stable_and_not_always_the_first() -> None:
+    spec, live = JudgeSpec("number"), f(3.5)
+    pool = entry_examples(spec, live)
+    picks = {tuple(entry_examples(spec, live, 3, seed=str(i))) for i in range(40)}
+    assert all(len(p) == 3 and set(p) <= set(pool) for p in picks)
+    assert len(picks) > 1 and all(list(p) == [e for e in pool if e in p] for p in picks)
+    assert entry_examples(spec, live, 3, seed="q") == entry_examples(spec, live, 3, seed="q")

@@ -1,0 +1,251 @@
+"""The judge's public functions: judge, parse_error, display, notation, and what
+the answer entry may show (entry_examples, gives_away)."""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+
+from .base.errors import InvalidPrediction
+from .base.obs import Obs, otype
+from .base.parts import short
+from .base.text import check_length, clean, nfkc
+from .base.verdict import JudgeSpec, Status, Verdict
+from .comparing.pseudo import to_observation
+from .reading.grammar import number_in
+from .reading.phrases import is_hedge
+from .reading.predictions import Pred
+from .reading.words import _text_key, text_key
+from .registry import REGISTRY, Kind, is_right, judged
+from .showing.display import show
+from .showing.render import how_to, invalid_message, render
+
+_HEDGE = "That sounds unsure: take a guess; a wrong answer shows you why."
+
+
+def _kind(spec: JudgeSpec) -> Kind:
+    kind = REGISTRY.get(spec.kind)
+    if kind is None:
+        raise InvalidPrediction(f"This prompt has an unknown kind {spec.kind!r}.", how=False)
+    return kind
+
+
+def parse(spec: JudgeSpec, text: str) -> Pred:
+    """Read `text` as a prediction of `spec.kind`; raises InvalidPrediction."""
+    kind = _kind(spec)
+    if not isinstance(text, str):
+        raise InvalidPrediction("Type an answer.")
+    check_length(text)
+    if not kind.verbatim and is_hedge(text) and \
+            text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
+        raise InvalidPrediction(_HEDGE, how=False)
+    return kind.read(text, spec)
+
+
+def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = None,
+                   seed: str = "") -> list[str]:
+    """The kind's example answers, without those that would be right for `live`
+    (all of them when the live value is not known yet).
+
+    With `n`, at most `n` of them, picked by `seed` and kept in the registry's order:
+    were the first `n` always shown, the one missing would point at the answer.  The
+    same seed gives the same pick (a question shows the same examples each time)."""
+    kind = REGISTRY.get(spec.kind)
+    if kind is None:
+        return []
+    pool = list(kind.examples) if live is None else \
+        [e for e in kind.examples if not is_right(kind, spec, e, live)]
+    if n is None or n >= len(pool):
+        return pool
+    pick = set(random.Random(seed).sample(pool, max(n, 0)))
+    return [e for e in pool if e in pick]
+
+
+def _how(kind: Kind, spec: JudgeSpec, live: Obs | None) -> str:
+    """How to write one: for an author (no live value) with all the kind's examples,
+    for a learner with three that are wrong here, the same three for a prompt."""
+    if kind.names_options:
+        return how_to(kind.how_to(spec), [])
+    n = None if live is None else 3
+    return how_to(kind.how_to(spec), entry_examples(spec, live, n, repr(spec)))
+
+
+def _answer_text(kind: Kind, text: str) -> str:
+    if kind.verbatim:
+        return text.strip()
+    try:
+        return clean(text)
+    except InvalidPrediction:
+        return text.strip()
+
+
+@lru_cache(maxsize=4096)
+def _feedback_key(spec: JudgeSpec, key: str) -> Obs | None:
+    """A feedback key read as a prediction and turned into the value it describes."""
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    try:
+        wrong = parse(base, key)
+    except InvalidPrediction:
+        return None
+    return to_observation(wrong, spec.choices)
+
+
+def _feedback(kind: Kind, spec: JudgeSpec, pred: Pred, answer: str) -> str | None:
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    for key, explanation in spec.feedback:
+        pseudo = _feedback_key(spec, key)
+        if pseudo is not None and judged(kind, base, pred, pseudo, answer).status \
+                is Status.CORRECT:
+            return explanation
+    return None
+
+
+def _unreadable(spec: JudgeSpec, text: str, expected: str, live: Obs | None,
+                error: InvalidPrediction) -> Verdict:
+    kind = REGISTRY.get(spec.kind)
+    how = _how(kind, spec, live) if kind is not None and error.how else None
+    return Verdict(Status.INVALID, invalid_message(error.parts, how), expected,
+                   text if isinstance(text, str) else "")
+
+
+def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -> Verdict:
+    """`judge` without the safety net (tests call this to see real errors).
+
+    An unreadable answer's message ends with how to write one, with examples; with
+    `guard`, only examples that are wrong for this live value (never the answer)."""
+    kind = REGISTRY.get(spec.kind)
+    expected = show(live, kind.style) if kind is not None else show(live)
+    try:
+        pred = parse(spec, text)
+    except InvalidPrediction as e:
+        return _unreadable(spec, text, expected, live if guard else None, e)
+    assert kind is not None
+    answer = short(_answer_text(kind, text), 80)
+    out = judged(kind, spec, pred, live, answer)
+    feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
+    return Verdict(out.status, render(out.message, kind.style), expected, text,
+                   tuple(render(d, kind.style) for d in out.details), feedback)
+
+
+def clear_caches() -> None:
+    """Forget what the judge cached (numbers read from names, keys of names,
+    feedback keys): benchmarks time the judge cold."""
+    for cached in (_feedback_key, number_in, _text_key, nfkc):
+        cached.cache_clear()
+
+
+def judge(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
+    """Judge the learner's `text` against the live observation. Never raises."""
+    try:
+        return judge_strict(spec, text, live)
+    except Exception:  # a bug must not crash a lesson: ask the learner again
+        try:
+            expected = display(live, spec.kind)
+        except Exception:
+            expected = "?"
+        return Verdict(
+            Status.INVALID, "Sorry, I could not judge that answer. Try writing it another way.",
+            expected, text if isinstance(text, str) else "",
+        )  # fmt: skip
+
+
+def parse_error(spec: JudgeSpec, text: str) -> str | None:
+    """None if `text` reads as a prediction of `spec.kind`, else the message
+    `judge` would give as invalid (with all of the kind's examples)."""
+    try:
+        parse(spec, text)
+    except InvalidPrediction as e:
+        return _unreadable(spec, text, "", None, e).message
+    except Exception:
+        return "Sorry, I could not read that answer."
+    return None
+
+
+def display(live: Obs, kind: str | None = None) -> str:
+    """The live value as a learner sees it, in the notation of `kind`."""
+    k = REGISTRY.get(kind) if kind else None
+    return show(live, k.style) if k is not None else show(live)
+
+
+def notation(live: Obs, kind: str) -> str:
+    """The canonical answer text for `live`, judged correct against it.
+
+    Raises ValueError when no such text exists (a truncated value, a value
+    beyond the input limits, an observation that is not of this kind)."""
+    k = REGISTRY.get(kind)
+    if k is None:
+        raise ValueError(f"unknown kind {kind!r}")
+    try:
+        viewed = k.style.view(live)
+        candidates = [k.style.none] if otype(viewed) == "none" else k.notate(live)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"cannot write {display(live, kind)} as a {kind} answer: {e}") from e
+    for text in candidates:
+        spec = JudgeSpec(kind=kind, choices=(text,) if k.entry == "choice" else ())
+        if judge_strict(spec, text, live).status is Status.CORRECT:
+            return text
+    raise ValueError(f"cannot write {display(live, kind)} as a {kind} answer the judge accepts")
+
+
+# ---- does a text give the answer away? ----------------------------------------------
+
+_COARSE = re.compile(r";\s+|:\s+|\s+or\s+|\blike\s+|\be\.g\.\s*|\btry\s+|\.\.\.|\.\s+|\.$",
+                     re.IGNORECASE)
+_FINE = re.compile(r",\s+")
+_SPACE = re.compile(r"\s+")
+_VOCABULARY = {"yes", "no", "true", "false", "raises", "raise", "error", "exception",
+               "no error", "nothing", "none", "it raises"}
+
+
+def _split(text: str, sep: re.Pattern[str]) -> list[str]:
+    """`text` cut at the matches of `sep` that are outside brackets and quotes."""
+    depth, depths, quote = 0, [], ""
+    for i, ch in enumerate(text):
+        depths.append(depth + bool(quote))
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"" and not (i and text[i - 1].isalnum()):  # (not "can't")
+            quote = ch
+        else:
+            depth = max(0, depth + (ch in "([{") - (ch in ")]}"))
+    cuts = [m.span() for m in sep.finditer(text) if depths[m.start()] == 0]
+    bounds = [0, *[x for span in cuts for x in span], len(text)]
+    return [text[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
+
+
+def _trim(piece: str) -> str:
+    piece = piece.strip(" ,.'\"`")
+    while piece[:1] in ("(", "[") and piece.count(piece[0]) > piece.count(
+            ")" if piece[0] == "(" else "]"):
+        piece = piece[1:]
+    while piece[-1:] in (")", "]") and piece.count(piece[-1]) > piece.count(
+            "(" if piece[-1] == ")" else "["):
+        piece = piece[:-1]
+    return piece.strip()
+
+
+def pieces(text: str) -> set[str]:
+    """Every phrase of a text that could be typed as an answer: each part between
+    separators, each comma-separated item, and each tail after a space."""
+    out: set[str] = set()
+    for coarse in _split(text[:2000], _COARSE):
+        for item in {coarse, *_split(coarse, _FINE)}:
+            words = _split(item, _SPACE)
+            for i in range(len(words)):
+                piece = _trim(" ".join(words[i:]))
+                if piece:
+                    out.add(piece)
+                if len(piece) > 2 and piece[0] + piece[-1] in ("()", "[]"):
+                    out |= pieces(piece[1:-1])
+    return out
+
+
+def gives_away(spec: JudgeSpec, live: Obs, text: str) -> bool:
+    """Would typing some phrase of `text` (say, examples shown on screen) be judged
+    right against `live`?  Then showing `text` gives this question's answer away."""
+    kind = REGISTRY.get(spec.kind)
+    if kind is None:
+        return False
+    return any(piece.casefold() not in _VOCABULARY and is_right(kind, spec, piece, live)
+               for piece in pieces(text))

@@ -1,0 +1,114 @@
+"""Comparing set and list predictions with observations.
+
+Items are paired through an index of the live items (index.py), so that a
+thousand typed items against a thousand live ones cost a few thousand
+comparisons, not a million; `matching.item_matches` is the one rule of what
+matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import overload
+
+from ..base.obs import Obs, items
+from ..base.parts import Item, Live, Part, Said
+from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
+from ..reading.predictions import BoolP, NumP, SeqP, TensorP, pred_text
+from .index import Elements, match, tensor_elements
+from .matching import dedupe_key, item_matches
+
+
+class _Missing(Sequence[Part]):
+    """The live items nothing was paired with (only the first few are shown)."""
+
+    def __init__(self, lives: Sequence[Obs], taken: set[int]) -> None:
+        self.lives, self.taken = lives, taken
+        self.size = len(lives) - len(taken)
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, k: int) -> Part: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Part]: ...
+    def __getitem__(self, k: int | slice) -> Part | list[Part]:
+        stop = k.stop if isinstance(k, slice) and k.stop is not None else \
+            (k + 1 if isinstance(k, int) else self.size)
+        found: list[Part] = []
+        for j in range(len(self.lives)):
+            if len(found) >= stop:
+                break
+            if j not in self.taken:
+                found.append(Item(self.lives[j]))
+        return found[k]
+
+
+def _listed(parts: Sequence[Part], n: int) -> tuple[Part, ...]:
+    out: list[Part] = []
+    for k, part in enumerate(parts[:8]):
+        out += [", "] if k else []
+        out.append(part)
+    if n > 8:
+        out.append(f", \u2026 ({n} in all)")
+    return tuple(out)
+
+
+def _all_of(n: int, ordered: bool) -> str:
+    """What a right answer named: 'Both items, in order.'"""
+    if n == 0:
+        return "It is empty."
+    if n == 1:
+        return "That is its only item."
+    what = "Both items" if n == 2 else f"All {n} items"
+    return f"{what}, in order." if ordered else f"{what}."
+
+
+def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -> Outcome:
+    lives: Sequence[Obs] | None = items(live)
+    if lives is None:
+        lives = tensor_elements(live)
+    if lives is None:
+        return incorrect("The live value is ", Live(live), ", not a collection of items.")
+    preds = list(p.items)
+    one = preds[0] if len(preds) == 1 else None
+    if isinstance(one, TensorP) and one.shape is not None and len(one.shape) == 1 \
+            and not one.uniform:
+        if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
+            # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
+            preds = [BoolP(b) if isinstance(b, bool) else NumP(b) for b in one.leaves]
+    texts = [pred_text(x) for x in preds]
+    if not ordered:
+        unique = dict(zip(texts, preds, strict=True))
+        texts, preds = list(unique), list(unique.values())
+        lives = lives.unique() if isinstance(lives, Elements) else \
+            list({dedupe_key(x): x for x in lives}.values())
+    pairs = match(preds, texts, lives, tol)
+    n, right = len(lives), len(pairs)
+    taken = set(pairs.values())
+    missing = _Missing(lives, taken)
+    extra: list[Part] = [Said(texts[i], 40) for i in range(len(preds)) if i not in pairs]
+    in_order = all(i == j for i, j in pairs.items())
+    if not missing and not extra:
+        if not ordered or in_order:
+            return correct(_all_of(n, ordered))
+        return partial("Right items, wrong order.", details=(("The live order is ", Live(live),
+                                                               "."),))
+    if not preds:
+        return incorrect(f"The live value has {n} item{'' if n == 1 else 's'}: ", Live(live), ".")
+    if not lives:
+        return incorrect("The live value is empty: ", Live(live), ".")
+    if right == 0:
+        if len(preds) == 1:
+            return incorrect(Said(texts[0], 40), " is not in the live value: ", Live(live), ".")
+        return incorrect("None of those is in the live value: ", Live(live), ".")
+    if not missing:
+        verb = "is" if len(extra) == 1 else "are"
+        there = {1: "The live item is", 2: "Both live items are"}.get(n, f"All {n} live items are")
+        return partial(f"{there} there, but also ",
+                       *_listed(extra, len(extra)), f", which {verb} not.")
+    parts: list[Part] = [f"{right} of {n} right; missing: ", *_listed(missing, len(missing))]
+    if extra:
+        parts += ["; not in the live value: ", *_listed(extra, len(extra))]
+    return partial(*parts, ".")

@@ -1,0 +1,160 @@
+"""Comparing word predictions (bool, same_storage, text, exception, stdout) with
+observations."""
+
+from __future__ import annotations
+
+import re
+
+from ..base.obs import Obs, otype, single_number, token, truncated
+from ..base.parts import Live, Said, short
+from ..base.text import NONE_WORDS, collapse, strip_noise
+from ..base.verdict import Outcome, correct, incorrect
+from ..reading.predictions import BoolP, ExcP, StdoutP, TextP
+from ..reading.words import exception_name, text_key
+from .names import name_matches
+
+
+def live_bool(live: Obs) -> bool | None:
+    if otype(live) == "bool":
+        return bool(live.get("value"))
+    v = single_number(live)
+    if v is None or isinstance(v, complex):
+        return None
+    return bool(v)
+
+
+def compare_bool(p: BoolP, live: Obs) -> Outcome:
+    v = live_bool(live)
+    if v is None:
+        return incorrect("The live value is ", Live(live), ", not yes or no.")
+    if p.value == v:
+        return correct(f"It is {v}.")
+    return incorrect(f"You said {p.value}; the live value is {v}.")
+
+
+def compare_storage(p: BoolP, live: Obs) -> Outcome:
+    v = live_bool(live)
+    if v is None:
+        return incorrect("The live value is ", Live(live), ", not yes or no.")
+    fact = "they share memory (one storage)" if v else "they do not share memory"
+    if p.value == v:
+        return correct(f"{fact[0].upper()}{fact[1:]}.")
+    return incorrect(f"You said {'yes' if p.value else 'no'}; {fact}.")
+
+
+def compare_text(p: TextP, live: Obs) -> Outcome:
+    if name_matches(p.token, live):
+        return correct("The live value is ", Live(live), ".")
+    details: tuple[tuple[str], ...] = ()
+    tok = token(live)
+    if tok and p.token and text_key(tok) == text_key(p.token):
+        details = ((f"Case matters here: the live value is {tok}.",),)
+    elif tok and p.token and text_key(tok).startswith(text_key(p.token)):
+        details = ((f"Close, but the live value is longer: {tok}.",),)
+    return incorrect("You said ", Said(p.token, 60), "; the live value is ", Live(live), ".",
+                     details=details)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].casefold() in "aeiou" else "a"
+
+
+def _sentence(text: str) -> str:
+    """End with one period (an exception message may already end with one)."""
+    return text if text.endswith((".", "\u2026", "!", "?")) else text + "."
+
+
+def live_exception(live: Obs) -> Obs:
+    """What an `exception` prompt sees: the exception raised, or (for anything
+    else, such as the value an `expect` evaluated to) no error."""
+    return live if otype(live) == "exception" else {"type": "none"}
+
+
+def compare_exception(p: ExcP, live: Obs) -> Outcome:
+    live = live_exception(live)
+    if otype(live) == "none":
+        if p.mode == "none":
+            return correct("It runs without an error.")
+        return incorrect("No error: the code ran without raising anything.")
+    name = str(live.get("name", "Exception"))
+    msg = str(live.get("message", ""))
+    raised = f"{name}: {short(msg, 200)}" if msg else name
+    if p.mode == "none":
+        return incorrect(_sentence(f"It raised {raised}"))
+    if p.mode == "any":
+        return correct(_sentence(f"It raises {raised}"))
+    typed = exception_name(p.name)
+    if typed == exception_name(name):
+        return correct(_sentence(f"It raises {raised}"))
+    mro = [exception_name(str(m)) for m in live.get("mro", [])]
+    if typed in mro:
+        return correct(
+            f"It raises {name}, which is {_article(p.name)} {p.name}; "
+            f"the exact type is {name}.", details=((raised,),))
+    return incorrect(f"It raised {name}, not {p.name}.", details=((raised,),))
+
+
+def _variants(typed: str, live_text: str) -> list[str]:
+    out = [typed]
+    if "\\n" in typed or "\\t" in typed:
+        out.append(typed.replace("\\n", "\n").replace("\\t", "\t"))
+    live_c = collapse(live_text)
+    for v in list(out):
+        w = v.strip()
+        if len(w) >= 2 and w[0] in "'\"`" and w[-1] == w[0] and not live_c.startswith(w[0]):
+            w = w[1:-1]
+            out.append(w)
+        if w.endswith(".") and not live_c.endswith("."):
+            out.append(w[:-1])
+    return out
+
+
+def first_difference(a: str, b: str) -> int:
+    """Where two texts first differ (by bisection on slices: no per-character loop)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+_COMMA = re.compile(r"\s*,\s*")
+_BREAK = re.compile(r"\s*\n\s*")
+
+
+def _lines_with_commas(typed: list[str], live_text: str) -> bool:
+    """Printed lines typed with commas between them: `pre, forward, hook_b` for the
+    three lines pre / forward / hook_b (a comma only where the output breaks a line;
+    newlines may stand there too)."""
+    if not any("," in t for t in typed):
+        return False
+    lines = [collapse(line) for line in live_text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    want = _COMMA.sub(", ", ", ".join(lines))
+    return any(_COMMA.sub(", ", collapse(_BREAK.sub(", ", t.strip()))) == want for t in typed)
+
+
+def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
+    if otype(live) != "str":
+        live_text = token(live) or str(live.get("repr", ""))
+    else:
+        live_text = str(live.get("value", ""))
+    want = collapse(live_text)
+    shown = short(want, 200) if want else "nothing"
+    forms = [collapse(v) for v in _variants(p.text, live_text)]
+    says_none = collapse(strip_noise(p.text)).casefold() in NONE_WORDS
+    if want in forms or (p.says_empty and not want) or (says_none and want == "None") \
+            or _lines_with_commas(_variants(p.text, live_text), live_text):
+        return correct(f"It printed {shown}.")
+    if truncated(live) and any(f.startswith(want) for f in forms):
+        return incorrect("The output was too long to show in full, so I can't confirm the rest.")
+    details: tuple[tuple[str], ...] = ()
+    typed = forms[-1]
+    n = first_difference(typed, want)
+    if want and typed:
+        details = ((f"The first difference is at character {n + 1}: {short(want[n:], 40)!r}.",),)
+    return incorrect(f"You said {short(typed, 80)!r}; it printed {shown!r}.", details=details)

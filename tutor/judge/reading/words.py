@@ -1,0 +1,291 @@
+"""Reading answers of the word kinds: bool, same_storage, text, choice,
+exception, stdout."""
+
+from __future__ import annotations
+
+import builtins
+import re
+from functools import lru_cache
+
+from ..base.errors import MAX_SENTENCE, InvalidPrediction
+from ..base.parts import Said
+from ..base.text import NONE_WORDS, check_length, collapse, normalise_chars, strip_noise
+from . import polarity
+from .grammar import Num, parse_value
+from .phrases import has_hedge
+from .predictions import BoolP, ChoiceP, ExcP, NoneP, StdoutP, TextP
+
+_TENSOR_BOOL = re.compile(r"(?:torch\.)?tensor\(\s*(true|false|1|0)\.?\s*\)")
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]*)?")
+# `t.is_contiguous() = False`, `y.is_leaf == True`, `B.requires_grad: no`
+_CODE_LHS = re.compile(r"[a-z_][\w.\[\]'\"]{0,200}(?:\(\))?\s*(?:==?|:)\s*(?=\S)")
+
+# exceptions
+BUILTIN_MRO: dict[str, list[str]] = {
+    name: [c.__name__ for c in obj.__mro__ if c is not object]
+    for name, obj in vars(builtins).items()
+    if isinstance(obj, type) and issubclass(obj, BaseException)
+}
+# Names that are another exception under a different name: IOError is OSError.
+EXCEPTION_ALIASES: dict[str, str] = {
+    name.casefold(): obj.__name__
+    for name, obj in vars(builtins).items()
+    if isinstance(obj, type) and issubclass(obj, BaseException) and obj.__name__ != name
+}
+_EXC_SUFFIXES = ("error", "exception", "warning", "interrupt", "exit")
+_GENERIC = frozenset({"error", "errors", "exception", "exceptions"})
+_RAISE_WORDS = frozenset(
+    {"raise", "raises", "raised", "raising", "error", "errors", "errored", "exception",
+     "exceptions", "throw", "throws", "thrown", "throwing", "fail", "fails", "failed",
+     "failing", "crash", "crashes", "crashed", "traceback", "breaks", "explodes"}
+)  # fmt: skip
+_OK_WORDS = frozenset(
+    {"works", "work", "worked", "working", "fine", "ok", "okay", "runs", "run", "ran",
+     "succeeds", "succeed", "success", "successfully", "passes", "normally", "completes",
+     "clean", "cleanly"}
+)  # fmt: skip
+_IDENT = re.compile(r"[A-Za-z_][\w.']*\w|[A-Za-z_]")
+_NOTHING = frozenset({"nothing", "none", "null", "nil"})
+
+# stdout
+STDOUT_EMPTY = frozenset(
+    {"nothing", "empty", "no output", "(nothing)", "(no output)", "(empty)", "blank",
+     "nothing printed", "prints nothing", "none", "null", "nil"}
+)  # fmt: skip
+
+
+def _require(text: str) -> str:
+    if not text:
+        raise InvalidPrediction("Type an answer.")
+    return text
+
+
+# ---- bool and same_storage -------------------------------------------------------
+
+
+def _yes_no_prefix(low: str) -> str:
+    """Code on the left of a yes/no answer, skipped: `t.is_contiguous() = False`."""
+    lhs = _CODE_LHS.match(low)
+    return low[lhs.end() :] if lhs and lhs.end() < len(low) else low
+
+
+def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
+    if len(text) > MAX_SENTENCE:
+        raise InvalidPrediction("That is too long for a yes-or-no answer; a few words will do.")
+    low = collapse(_require(text).casefold())
+    if low in NONE_WORDS:
+        return NoneP()
+    low = _yes_no_prefix(low)
+    m = _TENSOR_BOOL.fullmatch(low)
+    if m:
+        return BoolP(m.group(1) in ("true", "1"))
+    m = _NUMBER.fullmatch(low)
+    if m and float(low) in (0.0, 1.0):
+        return BoolP(float(low) == 1.0)
+    try:
+        value = polarity.shares_memory(low) if same_storage else polarity.yes_no(low)
+    except polarity.Ambiguous:
+        raise InvalidPrediction("That says both yes and no; which is it? ") from None
+    if value is not None:
+        return BoolP(value)
+    raise InvalidPrediction()
+
+
+# ---- text and choice -------------------------------------------------------------
+
+_GRAD_FN_REPR = re.compile(r"<\s*([\w.]+)(?:\s+object)?(?:\s+at\s+[^<>]*)?\s*>", re.I)
+
+
+def text_key(text: str) -> str:
+    """A token for comparing names whose case means nothing (choices, grad_fn,
+    classes): noise stripped, whitespace collapsed, a repr unwrapped, case folded."""
+    return _text_key(text) if len(text) <= 2000 else _text_key.__wrapped__(text)
+
+
+@lru_cache(maxsize=1024)  # names are looked at again and again; long texts are not kept
+def _text_key(text: str) -> str:
+    t = collapse(strip_noise(normalise_chars(text)))
+    t = re.sub(r"^grad_fn\s*=\s*", "", t)
+    m = _GRAD_FN_REPR.fullmatch(t)
+    if m:
+        t = m.group(1)
+    return t.casefold()
+
+
+def read_text_pred(text: str) -> TextP:
+    check_length(text)
+    if text.strip() in ("''", '""'):
+        return TextP("")
+    t = collapse(strip_noise(normalise_chars(text)))
+    _require(t)
+    return TextP(t)
+
+
+def _as_number(text: str) -> Num | None:
+    try:
+        node = parse_value(text)
+    except InvalidPrediction:
+        return None
+    return node if isinstance(node, Num) else None
+
+
+def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
+    """A choice by number (`2`, `option 2`, `(2)`), by text, or by letter (`b`).
+
+    A whole number from 1 to the number of choices is that choice's number, even
+    when some choice's text is a number: with the choices `1`, `3`, `2`, typing `2`
+    picks the second (`3`).  Any other answer is matched to a choice's text (form
+    ignored; case too, unless two choices differ only by case; `2.0` is the choice
+    `2`), then read as a letter (`b`, with at most 10 choices)."""
+    _require(text.strip())
+    key = text_key(text)
+    bare = re.sub(r"^(?:option|choice|answer)\s*", "", key)
+    m = re.fullmatch(r"\(?([0-9]{1,4})[).:]?", bare)
+    if m and 1 <= int(m.group(1)) <= len(choices):
+        return ChoiceP(int(m.group(1)) - 1)
+    exact = collapse(strip_noise(normalise_chars(text)))
+    plain = [collapse(strip_noise(normalise_chars(c))) for c in choices]
+    if exact in plain:
+        return ChoiceP(plain.index(exact))
+    keys = [text_key(c) for c in choices]
+    if keys.count(key) == 1:  # case ignored, unless two choices differ only by case
+        return ChoiceP(keys.index(key))
+    typed = _as_number(text) if len(text) < 200 else None
+    if typed is not None:
+        for i, c in enumerate(choices):
+            num = _as_number(c)
+            if num is not None and num.lit.value == typed.lit.value:
+                return ChoiceP(i)
+    m = re.fullmatch(r"\(?([a-z])[).:]?", bare)
+    if m and len(choices) <= 10 and ord(m.group(1)) - ord("a") < len(choices):
+        return ChoiceP(ord(m.group(1)) - ord("a"))
+    if key in NONE_WORDS:
+        return NoneP()
+    raise InvalidPrediction()
+
+
+# ---- exception -------------------------------------------------------------------
+
+
+def exception_name(name: str) -> str:
+    """The name an exception is known by: its last dotted part, without leading
+    underscores (torch's `_LinAlgError` is `torch.linalg.LinAlgError`), aliases
+    resolved (`IOError` is `OSError`), case folded."""
+    last = name.rsplit(".", 1)[-1].lstrip("_").casefold()
+    return EXCEPTION_ALIASES.get(last, last).casefold()
+
+
+def looks_like_exception(name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    low = last.casefold()
+    if last in BUILTIN_MRO:
+        return True
+    return any(low.endswith(s) and len(low) > len(s) for s in _EXC_SUFFIXES)
+
+
+def _is_name(ident: str) -> bool:
+    last = ident.rsplit(".", 1)[-1]
+    return last == "Exception" or (looks_like_exception(ident) and last.casefold() not in _GENERIC)
+
+
+def _message_cut(text: str) -> str:
+    """The answer without the message after the first exception name
+    (`RuntimeError: element 0 ...`, `RuntimeError('x')`): a message is not a claim."""
+    for m in _IDENT.finditer(text):
+        if _is_name(m.group()):
+            rest = text[m.end() :].lstrip()
+            if rest[:1] in (":", "("):
+                return text[: m.end()]
+    return text
+
+
+def _clause_exc(original: str) -> tuple[list[tuple[str, str]], bool | None]:
+    """A clause's claims: ("named", Name) / ("negated", Name) / ("any", "") /
+    ("none", ""), and its bare yes/no answer word (a weak claim) if it is one."""
+    clause = original.lower()
+    value, rest = polarity.answer_word(clause)
+    if value is not None and not rest.strip():
+        return [], value
+    if value is not None:
+        original = original[len(original) - len(rest) :]  # "no, it raises ...": after "no"
+    claims: list[tuple[str, str]] = []
+    negated = carry = False  # carry: "doesn't raise RuntimeError" negates the name too
+    for m in _IDENT.finditer(original):
+        ident = m.group()
+        word = ident.lower().replace("'", "")
+        if _is_name(ident):
+            claims.append(("negated" if negated or carry else "named",
+                           ident.rsplit(".", 1)[-1]))
+            negated = carry = False
+        elif word in _RAISE_WORDS:  # "doesn't raise an error": both negated
+            claims.append(("none" if negated or carry else "any", ""))
+            carry, negated = negated or carry, False
+        elif word in _NOTHING and not negated:
+            claims.append(("none", ""))  # "nothing is raised": no error, and a negation
+            negated = True
+        elif word in _OK_WORDS:
+            claims.append(("any" if negated else "none", ""))
+            negated = carry = False
+        elif polarity.is_negator(word):
+            negated = True
+    if any(mode == "negated" for mode, _ in claims):  # the "no" is about that name
+        claims = [(mode, name) for mode, name in claims if mode != "none"]
+    return claims, None
+
+
+def _ask(what: str) -> InvalidPrediction:
+    return InvalidPrediction(what, how=True)
+
+
+def read_exception_pred(text: str) -> ExcP:
+    t = collapse(strip_noise(normalise_chars(text)))
+    _require(t)
+    head = _message_cut(t[:MAX_SENTENCE])  # a pasted traceback: its head says what was raised
+    if head.casefold() in NONE_WORDS:
+        return ExcP("none")
+    named: dict[str, str] = {}
+    negated: set[str] = set()
+    modes: set[str] = set()
+    weak: set[bool] = set()
+    for original in polarity.clauses(head):
+        if has_hedge(original.lower()):
+            raise _ask("That sounds unsure: take a guess. ")
+        claims, answer = _clause_exc(original)
+        if answer is not None:
+            weak.add(answer)
+        for mode, name in claims:
+            if mode == "named":
+                named.setdefault(exception_name(name), name)
+            elif mode == "negated":
+                negated.add(name)
+            else:
+                modes.add(mode)
+    if len(named) > 1:
+        raise _ask("That names more than one exception; which one is raised? ")
+    if named and "none" in modes or len(modes) > 1:
+        raise _ask("That says both that it raises and that it does not; which is it? ")
+    if named:
+        return ExcP("named", next(iter(named.values())))
+    if modes:
+        return ExcP(modes.pop())
+    if negated:
+        raise _ask("That says what is not raised; say what is. ")
+    if len(weak) == 1:
+        return ExcP("any" if weak.pop() else "none")
+    if len(weak) > 1:
+        raise _ask("That says both yes and no; which is it? ")
+    if _IDENT.fullmatch(t):
+        raise InvalidPrediction(Said(t), " doesn't look like an exception type (those end in "
+                                "Error, Exception or Warning). ")
+    raise InvalidPrediction()
+
+
+# ---- stdout ----------------------------------------------------------------------
+
+
+def read_stdout_pred(text: str) -> StdoutP:
+    check_length(text)
+    t = text.strip()
+    if not t:
+        raise InvalidPrediction("Type what you expect it to print, or 'nothing'.", how=False)
+    return StdoutP(t, collapse(strip_noise(t)).casefold() in STDOUT_EMPTY)
