@@ -190,7 +190,8 @@ def test_play_reads_printed_output_over_several_lines(tmp_path: Path) -> None:
     assert [(r["prompt"], r["answer"], r["verdict"]) for r in records] == [
         (1, "pre forward\npost", "correct"), (2, "2", "correct")]
     text = proc.stderr
-    assert "type the printed lines, one per line, then an empty line" in text
+    assert ("type the printed lines, one per line or separated by commas, then an empty line"
+            in " ".join(text.split()))
     assert "> pre forward\n... post\n... \n" in text
     assert "you said: pre forward\n            post" in text
     assert "finished: 2 of 2 right" in text

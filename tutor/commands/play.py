@@ -63,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def entry_line(prompt: Prompt, examples: list[str]) -> str:
     """What an answer to `prompt` may look like (never which answer is right)."""
     if prompt.kind == "stdout":  # lines up to an empty one (see `read_lines`)
-        return ("type the printed lines, one per line, then an empty line (or: nothing); "
+        return ("type the printed lines, one per line or separated by commas, then an "
+                "empty line (or: nothing); "
                 "or hint, reveal, quit")
     return (f"type {entry_text(prompt.kind, examples)}; end with {GUESS_MARK} if guessing; "
             "or hint, reveal, quit")
