@@ -21,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal tutor for PyTorch internals: predict, then run.",
         epilog="Run `tutor` alone to open the app; `tutor COMMAND -h` for a command's options.",
     )
-    parser.add_argument("--version", action="version", version=f"tutor {__version__} (distribution pytorch-tutor)")
+    parser.add_argument("--version", action="version",
+                        version=f"tutor {__version__} (distribution pytorch-tutor)")
     parser.add_argument(
         "--path", action="append", type=Path, default=[], metavar="DIR",
         help="with no COMMAND: also offer the lessons in DIR (repeatable)",
