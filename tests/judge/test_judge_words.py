@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from judge_obs import INV, NONE, C, X, b, exc, f, i, s, status, t
+from judge_obs import INV, NONE, C, P, X, b, exc, f, i, s, status, t
 
 from tutor.judge import JudgeSpec, judge
 
@@ -183,9 +183,10 @@ def test_exception_named(text: str) -> None:
     "text", ["error", "it raises", "raises", "an error", "exception", "it fails", "Error", "yes"]
 )
 def test_exception_generic(text: str) -> None:
+    # hedging must not beat knowing: a generic "it raises" is partly right
     v = judge(JudgeSpec("exception"), text, RT)
-    assert v.status is C, text
-    assert "RuntimeError" in v.message
+    assert v.status is P, text
+    assert v.message == "It raises, yes: a RuntimeError. Name the class for full credit."
     assert status("exception", text, NONE) is X
 
 
@@ -203,10 +204,11 @@ def test_exception_none(text: str) -> None:
 
 
 def test_exception_base_class_from_mro() -> None:
-    for text in ["LookupError", "Exception"]:
-        v = judge(JudgeSpec("exception"), text, IDX)
-        assert v.status is C, text
-        assert "the exact type is IndexError" in v.message
+    v = judge(JudgeSpec("exception"), "LookupError", IDX)
+    assert v.status is C
+    assert "the exact type is IndexError" in v.message
+    v = judge(JudgeSpec("exception"), "Exception", IDX)  # as generic as "it raises"
+    assert v.status is P and "Name the class for full credit" in v.message
     v = judge(JudgeSpec("exception"), "KeyError", IDX)
     assert v.status is X and v.message == "It raised IndexError, not KeyError."
 

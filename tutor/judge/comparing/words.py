@@ -8,7 +8,7 @@ import re
 from ..base.obs import Obs, otype, single_number, token, truncated
 from ..base.parts import Live, Said, short
 from ..base.text import NONE_WORDS, collapse, strip_noise
-from ..base.verdict import Outcome, correct, incorrect
+from ..base.verdict import Outcome, correct, incorrect, partial
 from ..reading.predictions import BoolP, ExcP, StdoutP, TextP
 from ..reading.words import exception_name, text_key
 from .names import name_matches
@@ -70,6 +70,9 @@ def live_exception(live: Obs) -> Obs:
     return live if otype(live) == "exception" else {"type": "none"}
 
 
+_ANY_EXCEPTION = frozenset({"exception", "baseexception"})
+
+
 def compare_exception(p: ExcP, live: Obs) -> Outcome:
     live = live_exception(live)
     if otype(live) == "none":
@@ -81,12 +84,18 @@ def compare_exception(p: ExcP, live: Obs) -> Outcome:
     raised = f"{name}: {short(msg, 200)}" if msg else name
     if p.mode == "none":
         return incorrect(_sentence(f"It raised {raised}"))
+    mro = [exception_name(str(m)) for m in live.get("mro", [])]
+    generic = p.mode == "any" or (exception_name(p.name) in _ANY_EXCEPTION
+                                  and exception_name(p.name) in mro)
+    if generic and exception_name(name) not in _ANY_EXCEPTION:
+        # hedging must not beat knowing: "it raises" / "Exception" is half of "RuntimeError"
+        return partial(f"It raises, yes: {_article(name)} {name}. Name the class for full credit.",
+                       details=((raised,),))
     if p.mode == "any":
         return correct(_sentence(f"It raises {raised}"))
     typed = exception_name(p.name)
     if typed == exception_name(name):
         return correct(_sentence(f"It raises {raised}"))
-    mro = [exception_name(str(m)) for m in live.get("mro", [])]
     if typed in mro:
         return correct(
             f"It raises {name}, which is {_article(p.name)} {p.name}; "
