@@ -11,12 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import overload
 
-from ..base.obs import Obs, items
+from ..base.obs import Obs, items, otype
 from ..base.parts import Item, Live, Part, Said
 from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
 from ..reading.predictions import BoolP, NumP, SeqP, TensorP, pred_text
 from .index import Elements, match, tensor_elements
 from .matching import dedupe_key, item_matches
+
+# live values whose every position means something (a stride tuple, a torch.Size,
+# the gradients autograd.grad returns): another order is wrong, not partly right
+_POSITIONAL = frozenset({"tuple", "size"})
 
 
 class _Missing(Sequence[Part]):
@@ -93,8 +97,11 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     if not missing and not extra:
         if not ordered or in_order:
             return correct(_all_of(n, ordered))
-        return partial("Right items, wrong order.", details=(("The live order is ", Live(live),
-                                                               "."),))
+        details = (("The live order is ", Live(live), "."),)
+        if otype(live) in _POSITIONAL:  # strides, sizes, a tuple of gradients: order is the answer
+            return incorrect("Right items, but in the wrong order: here the order is the answer.",
+                             details=details)
+        return partial("Right items, wrong order.", details=details)
     if not preds:
         return incorrect(f"The live value has {n} item{'' if n == 1 else 's'}: ", Live(live), ".")
     if not lives:
