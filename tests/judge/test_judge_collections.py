@@ -188,3 +188,14 @@ def test_a_one_d_tensor_for_a_collection_of_numbers_is_its_elements() -> None:
 def test_or_separates_items_too() -> None:
     # "every output is 0 or 2": the set of values a Dropout(0.5) output can hold
     assert status("set", "0 or 2", seq("set", f(0.0), f(2.0))) is C
+
+
+def test_repeated_items_are_counted() -> None:
+    one = seq("tuple", i(2))
+    v = judge(JudgeSpec("list"), "2, 2", one)
+    assert v.status is P and v.message == "2 appears once in the live value, not twice."
+    two = seq("list", f(3.0), f(6.0))
+    v = judge(JudgeSpec("list"), "3, 3", two)
+    assert v.status is P
+    assert v.message.startswith("3 appears once in the live value, not twice; missing: 6")
+    assert "All 1" not in judge(JudgeSpec("list"), "2, 3", one).message

@@ -14,7 +14,7 @@ from typing import overload
 from ..base.obs import Obs, items, otype
 from ..base.parts import Item, Live, Part, Said
 from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
-from ..reading.predictions import BoolP, NumP, SeqP, TensorP, pred_text
+from ..reading.predictions import BoolP, NumP, Pred, SeqP, TensorP, pred_text
 from .index import Elements, match, tensor_elements
 from .matching import dedupe_key, item_matches
 
@@ -110,6 +110,18 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
         if len(preds) == 1:
             return incorrect(Said(texts[0], 40), " is not in the live value: ", Live(live), ".")
         return incorrect("None of those is in the live value: ", Live(live), ".")
+    repeats = _repeats(preds, texts, pairs, lives, tol)
+    if repeats:  # a typed item that is live, typed more often than it is there
+        extra = [Said(texts[i], 40) for i in range(len(preds))
+                 if i not in pairs and texts[i] not in repeats]
+        told = [f"{t} appears {_times(live_n)} in the live value, not {_times(typed_n)}"
+                for t, (typed_n, live_n) in repeats.items()]
+        parts_r: list[Part] = ["; ".join(told)]
+        if missing:
+            parts_r += ["; missing: ", *_listed(missing, len(missing))]
+        if extra:
+            parts_r += ["; not in the live value: ", *_listed(extra, len(extra))]
+        return partial(*parts_r, ".")
     if not missing:
         verb = "is" if len(extra) == 1 else "are"
         there = {1: "The live item is", 2: "Both live items are"}.get(n, f"All {n} live items are")
@@ -119,3 +131,22 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     if extra:
         parts += ["; not in the live value: ", *_listed(extra, len(extra))]
     return partial(*parts, ".")
+
+
+def _times(k: int) -> str:
+    return {1: "once", 2: "twice"}.get(k, f"{k} times")
+
+
+def _repeats(preds: list[Pred], texts: list[str], pairs: dict[int, int], lives: Sequence[Obs],
+             tol: Tolerance | None) -> dict[str, tuple[int, int]]:
+    """Unpaired typed items that match a live item: text -> (times typed, times live)."""
+    out: dict[str, tuple[int, int]] = {}
+    if len(preds) - len(pairs) > 8 or len(lives) > 256:  # a short answer's slip, kept cheap
+        return out
+    for i, pred in enumerate(preds):
+        if i in pairs or texts[i] in out:
+            continue
+        live_n = sum(1 for x in lives if item_matches(pred, x, tol))
+        if live_n:
+            out[texts[i]] = (texts.count(texts[i]), live_n)
+    return out
