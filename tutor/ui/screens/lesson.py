@@ -268,8 +268,12 @@ class LessonScreen(TutorScreen[None]):
     def keep_in_view(self, tries: int = 3) -> None:
         """Scroll the body so that what matters now is on screen (see the module doc).
         Widgets just filled may not be laid out yet: then it looks again after the
-        next refresh."""
-        body = self.query_one("#lesson-body", VerticalScroll)
+        next refresh.  A call queued before the screen was replaced (`tutor dev`
+        reloads it) finds nothing to scroll and does nothing."""
+        bodies = self.query("#lesson-body").results(VerticalScroll)
+        body = next(iter(bodies), None)
+        if body is None or not self.is_attached:
+            return
         height = body.scrollable_content_region.height
         if height <= 0:
             return
