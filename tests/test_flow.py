@@ -250,6 +250,8 @@ def test_lessons_the_kernel_cannot_run_are_kept_off_the_course_path() -> None:
     assert continue_point(catalog, rest, cuda[0], cpu)[0] is runnable[0]
     # after a CUDA lesson opened anyway: the course, not the rest of its pack
     assert next_unfinished(catalog, {}, cuda[0], cpu) is runnable[0]
+    # a kernel that can run nothing: "continue" still goes somewhere (the lesson says why)
+    assert continue_point(catalog, {}, None, {x.id for x in catalog.lessons})[0] is course[0]
 
 
 def test_best_scores_count_the_best_sitting() -> None:

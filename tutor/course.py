@@ -65,8 +65,9 @@ def resume_position(lesson: Lesson, progress: LessonProgress | None) -> Position
 def continue_point(catalog: Catalog, progress: Mapping[str, LessonProgress],
                    last: str | None, skip: Collection[str] = ()) -> tuple[Lesson | None, Position]:
     """Where "continue" goes: the course lesson touched last if unfinished, else the next
-    unfinished course lesson after it (wrapping), else the first course lesson."""
-    lessons = course_lessons(catalog, skip)
+    unfinished course lesson after it (wrapping), else the first course lesson.  (If
+    this kernel can run none of them, the course as it is: the lesson says why.)"""
+    lessons = course_lessons(catalog, skip) or course_lessons(catalog)
     if not lessons:
         return None, (0, 0)
     ids = [x.id for x in lessons]
