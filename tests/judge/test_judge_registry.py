@@ -27,6 +27,16 @@ def test_every_kind_says_what_its_entry_shows(name: str) -> None:
         assert judge(spec, example, NONE).status.value != "invalid", example
 
 
+@pytest.mark.parametrize("name", [n for n, k in REGISTRY.items() if k.entry == "items"])
+def test_an_items_entry_says_how_to_type_an_empty_one(name: str) -> None:
+    """A learner who knows there are no items must be told how to say so: the label
+    (shown by the app, `tutor play` and the flow alike) says `[]`, and `[]` is read
+    as the empty collection."""
+    kind = REGISTRY[name]
+    assert "[] for none" in kind.label
+    assert judge(JudgeSpec(name), "[]", keys()).status.value == "correct"
+
+
 @pytest.mark.parametrize(
     ("kind", "live", "hidden"),
     [("number", f(3.5), {"3.5", "tensor(3.5)"}), ("number", f(-0.25), {"-0.25"}),

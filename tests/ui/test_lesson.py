@@ -194,7 +194,7 @@ async def test_the_list_entry_previews_items_only_once_typing(kernel, make_app) 
         await pilot.press("n")
         preview = screen.query_one("#preview", Static)
         assert not preview.display  # the line under the entry says how to type items
-        assert "items in order, separated by commas; or None" in text_of(screen, "#entry-label")
+        assert "items in order, separated by commas; [] for none" in text_of(screen, "#entry-label")
         await pilot.press(*"a, b")
         assert preview.display and str(preview.render()) == "2 items: a · b"
         assert screen.query_one("#text-entry", Input).value == "a, b"

@@ -176,7 +176,7 @@ async def test_set_entry_previews_items_and_blank_is_not_submitted() -> None:
         await pilot.press("enter")
         assert app.submitted == ["weight, bias"]
         label = str(box.query_one("#entry-label", Static).render())
-        assert label == ("items in any order, separated by commas; or None · your prediction: "
+        assert label == ("items in any order, separated by commas; [] for none · your prediction: "
                          "sure (ctrl+g: a guess, or end with ?)")
 
 
