@@ -53,6 +53,33 @@ def test_set_empty() -> None:
     assert v.status is X and "empty" in v.message
 
 
+@pytest.mark.parametrize("kind", ["set", "list"])
+@pytest.mark.parametrize("live", [seq("list"), seq("set"), seq("tuple"), keys()],
+                         ids=["list", "set", "tuple", "dict"])
+@pytest.mark.parametrize("text", ["None", "none", "null", "nothing", "empty", "[]"])
+def test_none_for_an_empty_collection_means_there_are_none(kind: str, live: dict,
+                                                           text: str) -> None:
+    """Asked for the items, "None" means "there are none": right for an empty live
+    collection, and the message says the value is empty, not None."""
+    v = judge(JudgeSpec(kind), text, live)
+    assert v.status is C, (text, v.message)
+    if text.casefold() in ("none", "null"):
+        assert v.message.startswith("There are none: the live value is ")
+        assert "empty" in v.message and "not None" in v.message
+
+
+@pytest.mark.parametrize("kind", ["set", "list"])
+def test_none_and_empty_stay_apart_where_the_live_value_is_not_an_empty_one(kind: str) -> None:
+    assert status(kind, "None", seq("list", s("a"))) is X  # there is an item
+    for text in ["[]", "nothing", "empty"]:  # the live value is None itself: [] claims a value
+        assert status(kind, text, NONE) is X, text
+    truncated = {**seq("list"), "truncated": True}
+    assert status(kind, "None", truncated) is X  # items were left out: it is not empty
+    for other, live in [("tensor", t([], [0])), ("text", s("")), ("shape", {"type": "size",
+                                                                            "value": []})]:
+        assert status(other, "None", live) is X, other  # None is a value of its own there
+
+
 def test_set_of_numbers_and_sequential_keys() -> None:
     live = seq("set", i(1), i(2), i(3))
     assert status("set", "3, 2, 1", live) is C

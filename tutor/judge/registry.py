@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .base.errors import InvalidPrediction
-from .base.obs import Obs, is_none, otype, single_number, truncated
+from .base.obs import Obs, is_none, items, otype, single_number, truncated
 from .base.parts import Item, Live, Said
 from .base.text import clean, collapse, strip_noise
 from .base.verdict import JudgeSpec, Outcome, Status, Tolerance, correct, incorrect
@@ -78,6 +78,9 @@ class Kind:
     outcome: bool = False  # may omit `expect`: the live value is then the step's outcome
     judges_errors: bool = False  # a live exception is a value to judge, not a lesson bug
     none_is_value: bool = False  # its comparer judges a live None itself
+    # None typed for an empty live collection means "there are none": right (sets, lists,
+    # whose live value is never None where the answer is a collection of items)
+    none_is_empty: bool = False
     needs_values: bool = True  # a truncated live value can't confirm an answer
     names_options: bool = False  # `how` lists every option (yes/no, the choices)
     verbatim: bool = False  # the answer is kept as typed (no "no idea" check, no cleaning)
@@ -231,7 +234,7 @@ _KINDS = (
         read=_value_reader(rv.read_items_pred, none_phrases=False),
         compare=_adapt(SeqP, _items(False), tolerance=True),
         notate=sn.items_candidates, style=Style(as_set=True),
-        natural=frozenset({"set", "dict"}),
+        natural=frozenset({"set", "dict"}), none_is_empty=True,
     ),
     Kind(
         "list", "Names or values in order: ['a', 'b'] or a, b.",
@@ -240,7 +243,7 @@ _KINDS = (
         entry="items", how="List the items in order (brackets and quotes are optional)",
         read=_value_reader(rv.read_items_pred, none_phrases=False),
         compare=_adapt(SeqP, _items(True), tolerance=True),
-        notate=sn.items_candidates, natural=frozenset({"list", "tuple"}),
+        notate=sn.items_candidates, natural=frozenset({"list", "tuple"}), none_is_empty=True,
     ),
     Kind(
         "shape", "A shape: (2, 3), torch.Size([2, 3]) or 2x3.",
@@ -299,6 +302,9 @@ def judged(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs, answer: str) -> O
     if isinstance(pred, NoneP):
         if is_none(live):
             return correct("The live value is None.")
+        if kind.none_is_empty and items(live) == [] and not truncated(live):
+            return correct("There are none: the live value is ", Live(live),
+                           ", empty (in Python an empty collection, not None).")
         return incorrect("The live value is ", Live(live), ", not None.")
     if is_none(live) and not kind.none_is_value:
         return incorrect("The live value is None, not ", Said(answer), ".")
