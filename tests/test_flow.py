@@ -141,12 +141,14 @@ def test_steps_without_questions_are_stops_of_their_own(tmp_path: Path) -> None:
 
 def test_the_entry_never_rules_out_an_answer() -> None:
     """Every kind says what it reads, the same for every question of the kind, and
-    that None (or for exceptions: no error; for output: nothing) is an answer too."""
+    that None (or for exceptions: no error; for output: nothing; for items: [], which
+    None also means there) is an answer too."""
     for kind in KINDS:
         said = REGISTRY[kind].label
         if kind in ("bool", "same_storage", "choice"):
             continue
-        other = {"exception": "no error", "stdout": "nothing"}.get(kind, "None")
+        other = {"exception": "no error", "stdout": "nothing", "set": "[] for none",
+                 "list": "[] for none"}.get(kind, "None")
         assert other in said, kind
         assert "(" + kind + ")" not in entry_text(kind), kind  # no internal kind names
     assert entry_text("number", ["7", "0.125"]) == "a number, or None · e.g. 7 · 0.125"

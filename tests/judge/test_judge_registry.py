@@ -4,7 +4,7 @@ entry read, and what the judge needs to know of each kind."""
 from __future__ import annotations
 
 import pytest
-from judge_obs import NONE, exc, f, keys, s, t
+from judge_obs import NONE, exc, f, keys, s, seq, t
 
 from tutor.judge import REGISTRY, JudgeSpec, entry_examples, gives_away, judge
 from tutor.kinds import ENTRIES, KINDS, OUTCOME_KINDS
@@ -42,6 +42,8 @@ def test_an_items_entry_says_how_to_type_an_empty_one(name: str) -> None:
     [("number", f(3.5), {"3.5", "tensor(3.5)"}), ("number", f(-0.25), {"-0.25"}),
      ("dtype", {"type": "dtype", "value": "float16"}, {"torch.float16", "float16", "half"}),
      ("exception", exc("TypeError"), {"TypeError"}), ("set", keys(), {"[]"}),
+     # a set/list example sharing an item with the answer is left out too
+     ("set", keys("w"), {"['w', 'v']"}), ("list", seq("list", s("b")), {"'a', 'b'"}),
      ("shape", {"type": "size", "value": []}, {"()"}),
      ("tensor", t([[1, 0], [0, 1]], [2, 2], dtype="int64"), {"[[1, 0], [0, 1]]"})],
 )

@@ -17,7 +17,7 @@ from .reading.grammar import number_in
 from .reading.phrases import is_hedge
 from .reading.predictions import Pred
 from .reading.words import _text_key, text_key
-from .registry import REGISTRY, Kind, is_right, judged
+from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
 
@@ -45,8 +45,9 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
 
 def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = None,
                    seed: str = "") -> list[str]:
-    """The kind's example answers, without those that would be right for `live`
-    (all of them when the live value is not known yet).
+    """The kind's example answers, without those that would be right for `live` and,
+    for sets and lists, those that name one of its items (all of them when the live
+    value is not known yet).
 
     With `n`, at most `n` of them, picked by `seed` and kept in the registry's order:
     were the first `n` always shown, the one missing would point at the answer.  The
@@ -55,7 +56,8 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
     if kind is None:
         return []
     pool = list(kind.examples) if live is None else \
-        [e for e in kind.examples if not is_right(kind, spec, e, live)]
+        [e for e in kind.examples
+         if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
     if n is None or n >= len(pool):
         return pool
     pick = set(random.Random(seed).sample(pool, max(n, 0)))

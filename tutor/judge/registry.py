@@ -325,6 +325,17 @@ def is_right(kind: Kind, spec: JudgeSpec, text: str, live: Obs) -> bool:
     return judged(kind, spec, pred, live, text).status is Status.CORRECT
 
 
+def gives_an_item(kind: Kind, spec: JudgeSpec, text: str, live: Obs) -> bool:
+    """For a set or list: does `text` name an item of the live value?"""
+    if kind.entry != "items":
+        return False
+    try:
+        pred = kind.read(text, spec)
+    except InvalidPrediction:
+        return False
+    return isinstance(pred, SeqP) and ci.shares_an_item(pred, live, spec.tolerance)
+
+
 def live_choice(live: Obs, choices: tuple[str, ...]) -> int | None:
     """Which choice the live value is, judging each choice text by the kinds the
     live value naturally is."""

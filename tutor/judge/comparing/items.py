@@ -133,6 +133,18 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     return partial(*parts, ".")
 
 
+def shares_an_item(p: SeqP, live: Obs, tol: Tolerance | None) -> bool:
+    """Does some typed item match a live item?  (An example shown under the entry
+    must not: `['w', 'v']` would hand over the `w` of the answer `['w']`.)"""
+    lives: Sequence[Obs] | None = items(live)
+    if lives is None:
+        lives = tensor_elements(live)
+    if not lives or not p.items:
+        return False
+    preds = list(p.items)
+    return bool(match(preds, [pred_text(x) for x in preds], lives, tol))
+
+
 def _times(k: int) -> str:
     return {1: "once", 2: "twice"}.get(k, f"{k} times")
 
