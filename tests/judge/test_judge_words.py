@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from judge_obs import INV, NONE, C, P, X, b, exc, f, i, s, status, t
 
-from tutor.judge import JudgeSpec, judge
+from tutor.judge import JudgeSpec, Status, judge
 
 # ---- bool ------------------------------------------------------------------
 
@@ -295,3 +297,41 @@ def test_bool_one_letter_is_a_word_only_on_its_own() -> None:
 def test_custom_function_grad_fn_printed_with_its_module(text: str, expected: object) -> None:
     # print(y.grad_fn) shows <torch.autograd.function.MyPowBackward object at …>
     assert status("text", text, {"type": "grad_fn", "name": "MyPowBackward"}) is expected, text
+
+
+def _linalg_error() -> dict[str, Any]:
+    """What the kernel reports for torch.linalg.inv of a singular matrix: the class
+    behind torch.linalg.LinAlgError is torch._C._LinAlgError."""
+    torch = pytest.importorskip("torch")
+    from tutor.kernel.observe import exception
+
+    try:
+        torch.linalg.inv(torch.zeros(2, 2))
+    except torch.linalg.LinAlgError as e:
+        return exception(e)
+    raise AssertionError("a singular matrix was inverted")
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "expected"),
+    [("exception", "LinAlgError", C), ("exception", "torch.linalg.LinAlgError", C),
+     ("exception", "RuntimeError", C), ("exception", "it raises", P),
+     ("exception", "Exception", P), ("exception", "ValueError", X),
+     ("exception", "no error", X), ("number", "3", X), ("tensor", "[1, 2]", X)],
+)
+def test_a_private_exception_class_is_shown_and_judged_by_its_public_name(
+        kind: str, text: str, expected: Status) -> None:
+    live = _linalg_error()
+    assert live["name"] == "_LinAlgError"  # the kernel reports the class as it is
+    v = judge(JudgeSpec(kind), text, live)
+    assert v.status is expected, v.message
+    shown = " ".join([v.message, v.expected, *v.details])
+    assert "_LinAlgError" not in shown, shown
+    assert "torch.linalg.LinAlgError" in v.expected
+
+
+def test_a_choice_names_the_public_exception_class() -> None:
+    live = _linalg_error()
+    v = judge(JudgeSpec("choice", choices=("no error", "torch.linalg.LinAlgError")), "1", live)
+    assert v.status is X
+    assert v.message == "You chose no error; the answer is torch.linalg.LinAlgError."

@@ -139,6 +139,17 @@ def items(obs: Obs) -> list[Obs] | None:
     return None
 
 
+# exception classes torch raises under a private name, and the public name a learner
+# knows them by (`torch.linalg.LinAlgError` is `torch._C._LinAlgError`)
+PUBLIC_EXCEPTIONS: dict[str, str] = {"_LinAlgError": "torch.linalg.LinAlgError"}
+
+
+def public_exception_name(obs: Obs) -> str:
+    """The name an exception observation is shown by: its public one."""
+    name = str(obs.get("name") or "Exception")
+    return PUBLIC_EXCEPTIONS.get(name, name)
+
+
 def class_path(obs: Obs) -> str | None:
     """For a class object (`type(x.shape)`, `torch.Tensor`), its dotted path
     (`torch.Size`); None for anything else."""

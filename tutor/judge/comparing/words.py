@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..base.obs import Obs, otype, single_number, token, truncated
+from ..base.obs import Obs, otype, public_exception_name, single_number, token, truncated
 from ..base.parts import Live, Said, short
 from ..base.text import NONE_WORDS, collapse, strip_noise
 from ..base.verdict import Outcome, correct, incorrect, partial
@@ -79,7 +79,7 @@ def compare_exception(p: ExcP, live: Obs) -> Outcome:
         if p.mode == "none":
             return correct("It runs without an error.")
         return incorrect("No error: the code ran without raising anything.")
-    name = str(live.get("name", "Exception"))
+    name = public_exception_name(live)  # the public name (torch's `_LinAlgError` is torch.linalg's)
     msg = str(live.get("message", ""))
     raised = f"{name}: {short(msg, 200)}" if msg else name
     if p.mode == "none":

@@ -20,6 +20,7 @@ from ..base.obs import (
     items,
     numel,
     otype,
+    public_exception_name,
     single_number,
     tensor_dtype,
     tensor_leaves,
@@ -217,7 +218,7 @@ def show(live: Obs, style: Style = PLAIN) -> str:
         msg = str(live.get("message", ""))
         if len(msg) > MAX_MESSAGE:
             msg = msg[: MAX_MESSAGE - 1] + "\u2026"
-        return f"{live.get('name', 'Exception')}: {msg}" if msg else str(live.get("name"))
+        return f"{public_exception_name(live)}: {msg}" if msg else public_exception_name(live)
     if t == "bool":
         v = bool(live.get("value"))
         return ("yes" if v else "no") if style.yes_no else str(v)

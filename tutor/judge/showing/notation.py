@@ -18,6 +18,7 @@ from ..base.obs import (
     items,
     number_dtype,
     otype,
+    public_exception_name,
     single_number,
     tensor_dtype,
     tensor_leaves,
@@ -245,7 +246,7 @@ def exception_candidates(live: Obs) -> list[str]:
     live = live_exception(live)
     if otype(live) == "none":
         return ["no error"]
-    return [str(live.get("name", "")).rsplit(".", 1)[-1].lstrip("_")]
+    return [public_exception_name(live).rsplit(".", 1)[-1].lstrip("_")]
 
 
 def stdout_candidates(live: Obs) -> list[str]:
