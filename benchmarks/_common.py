@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import statistics
 import subprocess
 import sys
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -93,3 +95,21 @@ def torch_import_seconds(runs: int = 3) -> float:
 
 def verdict(ok: bool) -> str:
     return "meets target" if ok else "MISSES target"
+
+
+def modes_parser(doc: str, runs: int, pause_help: str) -> argparse.ArgumentParser:
+    """The options of the scripts that time each kernel mode: --runs, --pause, --modes."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--pause", type=float, default=3.0, help=pause_help)
+    parser.add_argument("--modes", default="fork,spawn", help="comma-separated kernel modes")
+    return parser
+
+
+def each_mode(args: argparse.Namespace, measure: Callable[[str, argparse.Namespace], None]
+              ) -> None:
+    """Print the machine, then `measure` every mode named by --modes."""
+    print_machine()
+    for name in args.modes.split(","):
+        if name:
+            measure(name, args)

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import latency_line, pct, print_machine  # noqa: E402
+from _common import each_mode, latency_line, modes_parser, pct  # noqa: E402
 
 from tutor.kernel import Kernel  # noqa: E402
 
@@ -94,20 +94,14 @@ def cuda(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--pause", type=float, default=3.0,
-                        help="seconds between re-runs (a learner reading the lesson)")
+    parser = modes_parser(__doc__ or "", runs=10,
+                          pause_help="seconds between re-runs (a learner reading the lesson)")
     parser.add_argument("--python", default=None, help="the kernel's interpreter")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--cuda", action="store_true", help="also measure CUDA runs (a GPU)")
     group.add_argument("--fake-cuda", action="store_true", help="the CUDA path, simulated")
-    parser.add_argument("--modes", default="fork,spawn")
     args = parser.parse_args()
-    print_machine()
-    for name in args.modes.split(","):
-        if name:
-            mode(name, args)
+    each_mode(args, mode)
     if args.cuda or args.fake_cuda:
         cuda(args)
 

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import latency_line, pct, print_machine  # noqa: E402
+from _common import each_mode, latency_line, modes_parser, pct  # noqa: E402
 
 from tutor.kernel import Kernel  # noqa: E402
 
@@ -94,16 +94,9 @@ def mode(name: str, args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--pause", type=float, default=3.0,
-                        help="spawn mode: seconds between runs (the pool refills)")
-    parser.add_argument("--modes", default="fork,spawn")
-    args = parser.parse_args()
-    print_machine()
-    for name in args.modes.split(","):
-        if name:
-            mode(name, args)
+    parser = modes_parser(__doc__ or "", runs=5,
+                          pause_help="spawn mode: seconds between runs (the pool refills)")
+    each_mode(parser.parse_args(), mode)
 
 
 if __name__ == "__main__":

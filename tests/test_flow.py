@@ -10,6 +10,7 @@ import pytest
 
 from tutor.course import (
     best_scores,
+    cannot_run,
     continue_point,
     course_lessons,
     course_progress,
@@ -220,6 +221,37 @@ def test_continue_and_next_unfinished() -> None:
     samples = [x for x in catalog.lessons if x.id.startswith("samples/")]
     assert next_unfinished(catalog, {}, samples[0].id) is samples[1]
     assert next_unfinished(catalog, {}, samples[-1].id) is course[0]
+
+
+def test_lessons_the_kernel_cannot_run_are_kept_off_the_course_path() -> None:
+    catalog = catalog_with_samples()
+    course = course_lessons(catalog)
+    cuda = [x.id for x in course if x.requires.cuda]
+    assert cuda  # the bundled CUDA pack
+    # before the kernel has said what it has, nothing is skipped
+    assert cannot_run(catalog, {}) == {}
+    cpu = cannot_run(catalog, {"torch": "2.13.0", "python": "3.11.9", "cuda": False})
+    assert sorted(cpu) == sorted(cuda)
+    assert all("CUDA" in why for why in cpu.values())
+    assert cannot_run(catalog, {"torch": "2.13.0", "python": "3.11.9", "cuda": True}) == {}
+    # an old torch: the lessons that need a newer one are named, with the version
+    old = cannot_run(catalog, {"torch": "1.0.0", "python": "3.11.9", "cuda": True})
+    assert old and all("this kernel has torch 1.0.0" in why for why in old.values())
+    # counted, continued and offered without them
+    runnable = course_lessons(catalog, cpu)
+    assert len(runnable) == len(course) - len(cuda) and not set(cpu) & {x.id for x in runnable}
+    everything = {x.id: LessonProgress(x.id, "done") for x in runnable}
+    assert course_progress(catalog, everything, cpu).text() == \
+        f"{len(runnable)} of {len(runnable)} lessons done"
+    assert next_unfinished(catalog, everything, runnable[-1].id, cpu) is None
+    before_cuda = course[course.index(catalog.get(cuda[0])) - 1]
+    rest = {k: v for k, v in everything.items() if k != runnable[0].id}
+    assert next_unfinished(catalog, rest, before_cuda.id, cpu) is runnable[0]  # wraps, no CUDA
+    assert continue_point(catalog, rest, cuda[0], cpu)[0] is runnable[0]
+    # after a CUDA lesson opened anyway: the course, not the rest of its pack
+    assert next_unfinished(catalog, {}, cuda[0], cpu) is runnable[0]
+    # a kernel that can run nothing: "continue" still goes somewhere (the lesson says why)
+    assert continue_point(catalog, {}, None, {x.id for x in catalog.lessons})[0] is course[0]
 
 
 def test_best_scores_count_the_best_sitting() -> None:

@@ -13,34 +13,14 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
-
 from tutor.judge import Status, Verdict, display, judge
 from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
+from tutor.lesson.requires import unmet_requirement
 from tutor.lesson.vary import describe, variants_of
 from tutor.safetext import shorten
-
-
-def unmet_requirement(lesson: Lesson, info: dict[str, Any]) -> str | None:
-    """Why this lesson cannot run against the kernel described by `info`, or None."""
-    req = lesson.requires
-    for name, spec in (("torch", req.torch), ("python", req.python)):
-        if not spec:
-            continue
-        have = info.get(name)
-        try:
-            ok = have is not None and Version(str(have)) in SpecifierSet(spec)
-        except (InvalidSpecifier, InvalidVersion):
-            return f"requires.{name}: {spec!r} is not a valid version specifier"
-        if not ok:
-            return f"needs {name} {spec}, this kernel has {name} {have}"
-    if req.cuda and not info.get("cuda"):
-        return "needs a CUDA device, and none is available"
-    return None
 
 
 @dataclass

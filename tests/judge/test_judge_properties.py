@@ -1,7 +1,8 @@
 """Properties checked with hypothesis:
 
-* the judge never raises and takes at most 50 ms, whatever is typed, against any
-  live value, for every kind (benchmarks/judge_worst_case.py times the worst cases);
+* the judge never raises and never blows up (a guard of 1 s of CPU time, twenty times
+  the 50 ms target), whatever is typed, against any live value, for every kind; the
+  target itself is measured by benchmarks/judge_worst_case.py, not asserted here;
 * `notation(obs, kind)` is judged correct against `obs`, for generated
   observations of every kind;
 * negating a right yes/no answer never leaves it right.
@@ -51,7 +52,10 @@ SPECS = {k: JudgeSpec(k, choices=("a", "b", "c") if k == "choice" else (),
 ALPHABET = "()[]{}<>,.:=+-*/x\u00d7'\"` \n\t0123456789eEjnaif_TrueFalsNoe\u2212\uff11"
 
 
-LIMIT = 0.050  # seconds: the judge's budget for one answer (issue #11)
+# A hang guard, not a speed target (that one, 50 ms per answer, lives in
+# benchmarks/judge_worst_case.py): catastrophic backtracking or a quadratic blow-up on a
+# long answer costs seconds; a busy machine never costs twenty times the target.
+GUARD = 1.0  # seconds of this process's CPU time
 
 
 def _timed(kind: str, text: str, live: dict[str, Any]) -> float:
@@ -67,13 +71,8 @@ def _timed(kind: str, text: str, live: dict[str, Any]) -> float:
 
 def _run(kind: str, text: str, live: dict[str, Any] | None = None) -> None:
     live = LIVE_FOR_KIND[kind] if live is None else live
-    # the best of five, and of five more a moment later: a slow input is slow every time,
-    # a busy machine (other processes sharing the core) only sometimes
-    elapsed = min(_timed(kind, text, live) for _ in range(5))
-    if elapsed > LIMIT:
-        time.sleep(0.5)
-        elapsed = min(elapsed, *(_timed(kind, text, live) for _ in range(5)))
-    assert elapsed <= LIMIT, (kind, len(text), elapsed)
+    elapsed = min(_timed(kind, text, live) for _ in range(2))  # (a blow-up is slow every time)
+    assert elapsed <= GUARD, (kind, len(text), elapsed)
 
 
 @FAST

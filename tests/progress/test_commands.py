@@ -39,6 +39,8 @@ def test_progress_summary(history: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "(lessons not found in the catalog)" in out and "gone/lesson" in out
     assert f"progress database: {history / 'progress.db'}" in out
     assert "last lesson: gone/lesson" in out
+    # the bundled CUDA pack: named, since the count here cannot ask a kernel
+    assert "7 of the course's lessons need a CUDA device" in out
 
 
 def test_progress_json(history: Path, capsys: pytest.CaptureFixture[str]) -> None:

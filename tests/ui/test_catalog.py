@@ -222,3 +222,37 @@ async def test_theme_is_kept_between_runs(tutor_home) -> None:
     async with third.run_test() as pilot:
         await pilot.pause()
         assert third.theme == "textual-dark"
+
+
+async def test_a_lesson_the_kernel_cannot_run_is_marked_and_not_counted(kernel, tutor_home
+                                                                        ) -> None:
+    """On a machine without a GPU, a CUDA lesson stays listed in its place, marked ⊘ with
+    why, and is left out of the course count and of where "continue" goes."""
+    if kernel.wait_ready().get("cuda"):
+        pytest.skip("this kernel has a CUDA device: every fixture lesson can run")
+    from tutor.ui.app import TutorApp
+
+    with ProgressStore(tutor_home) as store:
+        for lesson in ("ui/basics", "ui/next"):
+            store.record(Attempt(lesson, 0, 0, "x", "correct", run="r"), total_prompts=1,
+                         position=(9, 0))
+    app = TutorApp(catalog=ui_catalog("lessons", "gpu"), kernel=kernel,
+                   store=ProgressStore(tutor_home))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await wait_for(pilot, lambda: app.cannot_run, what="requirements checked")
+        screen = app.screen
+        assert list(app.cannot_run) == ["ui/on-gpu"]
+        texts = [" ".join(t.split()) for t in option_texts(screen)]  # (no score column)
+        assert texts[-3:] == ["UI GPU fixtures", "⊘ UI lesson on a GPU",
+                              "· UI lesson on any machine"]
+        course = str(screen.query_one("#course-line", Static).render())
+        assert "2 of 3 lessons done" in course and "1 lesson this kernel cannot run" in course
+        # "continue" passes the CUDA lesson by
+        assert "Start: UI lesson on any machine" in str(
+            screen.query_one("#continue-line", Static).render())
+        screen.query_one("#lessons", OptionList).highlighted = texts.index(
+            "⊘ UI lesson on a GPU")
+        await pilot.pause()
+        head = str(screen.query_one("#detail-head", Static).render())
+        assert "Cannot run here: this lesson needs a CUDA device" in head

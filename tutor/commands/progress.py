@@ -71,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
               f"({sum(r.status == 'perfect' for r in counted)} perfect); "
               f"{total} answer{'' if total == 1 else 's'}, {right} right"
               + (f" ({right / total:.0%})" if total else ""))
+        gpu = sum(x.requires.cuda for x in course_lessons(catalog))
+        if gpu:  # (no kernel here to ask; the app leaves them out where it has no GPU)
+            print(f"({gpu} of the course's lessons need a CUDA device: where your torch has "
+                  "none, the app leaves them out of its count)")
         print(confidence_line(calibration))
         if mistakes or due:
             print(f"review: {mistakes} question{'' if mistakes == 1 else 's'} to redo "

@@ -12,7 +12,13 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
-from tutor.course import best_scores, continue_point, course_progress, next_unfinished
+from tutor.course import (
+    best_scores,
+    cannot_run,
+    continue_point,
+    course_progress,
+    next_unfinished,
+)
 from tutor.kernel import Kernel, KernelError
 from tutor.progress import Attempt, LessonProgress, ProgressStore
 from tutor.safetext import sanitize
@@ -53,6 +59,10 @@ class TutorApp(App[int]):
         self.writes = InOrder()  # progress writes land in the order they were made
         self.mode_told = False  # the learner was told once how lessons run, if unusual
         self.review: list[Question] = []  # the questions of the review under way
+        # lessons this kernel cannot run (no CUDA device, an older torch), and why: kept out
+        # of the course path and its count once the kernel has said what it has
+        self.cannot_run: dict[str, str] = {}
+        self.judged_for: object = None  # the kernel description `cannot_run` was made for
 
     def on_mount(self) -> None:
         theme = settings.load(self.store.directory).get("theme")
@@ -96,9 +106,26 @@ class TutorApp(App[int]):
             self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded: they "
                         "are listed at the end of the catalog, with why.", severity="warning",
                         timeout=8, markup=False)
+        self.judged_for = None  # (a new catalog: judge its lessons against the kernel)
+        self.check_requirements()
+        self.refresh_catalogs()
+
+    def refresh_catalogs(self) -> None:
         for screen in self.screen_stack:
-            if isinstance(screen, CatalogScreen):
+            if isinstance(screen, CatalogScreen) and screen.is_mounted:  # (else: on mount)
                 screen.refresh_catalog()
+
+    def check_requirements(self) -> None:
+        """Which lessons this kernel cannot run: once it is ready, again if it changed."""
+        info = self.kernel.info if self.kernel.status == "ready" else {}
+        key = (info.get("torch"), info.get("python"), info.get("cuda"))
+        if self.catalog is None or not info or key == self.judged_for:
+            return
+        self.judged_for = key
+        cannot = cannot_run(self.catalog, info)
+        if cannot != self.cannot_run:
+            self.cannot_run = cannot
+            self.refresh_catalogs()
 
     # ------------------------------------------------------------------ kernel
     @work(thread=True, exit_on_error=False, group="kernel-start", description="start the kernel")
@@ -118,6 +145,8 @@ class TutorApp(App[int]):
                    for w in self.workers)
         if state == "new":
             state = "starting"  # launched right after the first paint
+        if state == "ready":
+            self.check_requirements()
         if state == "ready" and not self.mode_told:
             self.mode_told = True
             if self.kernel.mode == "spawn":  # slower than fork: say so once, and why
@@ -162,13 +191,14 @@ class TutorApp(App[int]):
         """The lesson to continue (and where): see `course.continue_point`."""
         if self.catalog is None:
             return None, (0, 0)
-        return continue_point(self.catalog, self.store.lessons(), self.store.last())
+        return continue_point(self.catalog, self.store.lessons(), self.store.last(),
+                              self.cannot_run)
 
     def next_lesson(self, lesson_id: str) -> Lesson | None:
         """The lesson offered after `lesson_id`: the next unfinished one of the course."""
         if self.catalog is None:
             return None
-        return next_unfinished(self.catalog, self.store.lessons(), lesson_id)
+        return next_unfinished(self.catalog, self.store.lessons(), lesson_id, self.cannot_run)
 
     def course_text(self, finished: str | None = None) -> str:
         """'12 of 60 lessons done' (counting `finished` as done: its last answer may
@@ -178,7 +208,7 @@ class TutorApp(App[int]):
         progress = self.store.lessons()
         if finished is not None:
             progress[finished] = LessonProgress(finished, "done")
-        return course_progress(self.catalog, progress).text()
+        return course_progress(self.catalog, progress, self.cannot_run).text()
 
     def scores(self) -> dict[str, int]:
         """Per lesson, the most questions right in one sitting."""

@@ -6,7 +6,9 @@ accuracy and reviews over time, calibration; enter or `p`).
 
 Above the list: where "continue" goes and how far the course is done.  The lesson
 highlighted is the one the detail pane, enter and `s` act on; coming back from a
-lesson highlights that lesson.
+lesson highlights that lesson.  Lessons the kernel cannot run (a CUDA lesson on a
+machine without a GPU) stay in their place, marked ⊘, with why in the detail pane;
+they are not counted in the course line, and "continue" passes them by.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from tutor.lesson.model import Lesson
 
 MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
+CANNOT = "⊘"  # the mark of a lesson this kernel cannot run
 TONES = {"new": "muted", "tried": "warning", "done": "success", "perfect": "accent"}
 BROKEN = "broken:"  # option ids of lesson files that do not load
 REVIEW, PROGRESS = "do:review", "do:progress"  # the entries above the lessons
@@ -94,8 +97,9 @@ class CatalogScreen(TutorScreen[None]):
         scores = self.scores = app.scores()  # (read once per refresh, not per highlight)
         listing = self.query_one("#lessons", OptionList)
         keep = listing.highlighted_option.id if listing.highlighted_option else None
-        course = course_lessons(catalog)
+        course = course_lessons(catalog)  # listed in place, runnable here or not
         extras = [x for x in catalog.lessons if x not in course]
+        cannot = app.cannot_run
         shown = {x.id: f"{scores[x.id]}/{len(x.prompts)}" for x in catalog.lessons
                  if x.id in scores and x.prompts}
         width = max(map(len, shown.values()), default=0)  # the score column, when any
@@ -111,8 +115,12 @@ class CatalogScreen(TutorScreen[None]):
                 options.append(Option(heading, id=f"pack:{pack.directory}", disabled=True))
             status = statuses[lesson.id].status if lesson.id in statuses else "new"
             score = f"{shown.get(lesson.id, ''):>{width}} " if width else ""
-            prompt = Content.assemble((f" {MARKS[status]} ", f"$text-{TONES[status]}"),
-                                      (score, "$text-muted"), title(lesson.title))
+            if lesson.id in cannot and status == "new":
+                prompt = Content.assemble((f" {CANNOT} ", "$text-muted"), (score, "$text-muted"),
+                                          title(lesson.title).stylize("$text-muted"))
+            else:
+                prompt = Content.assemble((f" {MARKS[status]} ", f"$text-{TONES[status]}"),
+                                          (score, "$text-muted"), title(lesson.title))
             options.append(Option(prompt, id=lesson.id))
         options += _broken_files(catalog.errors)
         listing.clear_options()
@@ -134,10 +142,14 @@ class CatalogScreen(TutorScreen[None]):
             Content.assemble(("▶ ", "$text-success"), f"{verb}: ",
                              title(target.title).stylize("bold"),
                              where, ("  — press c", "$text-muted")))
-        done = course_progress(catalog, statuses)
-        perfect = sum(statuses[x.id].status == "perfect" for x in course if x.id in statuses)
+        done = course_progress(catalog, statuses, cannot)
+        perfect = sum(statuses[x.id].status == "perfect" for x in course
+                      if x.id in statuses and x.id not in cannot)
+        left_out = sum(x.id in cannot for x in course)
         self.query_one("#course-line", Static).update(Content.styled(
-            f"Course: {done.text()}" + (f" ({perfect} perfect)" if perfect else ""),
+            f"Course: {done.text()}" + (f" ({perfect} perfect)" if perfect else "")
+            + (f" · {plural(left_out, 'lesson')} this kernel cannot run ({CANNOT}), not "
+               "counted" if left_out else ""),
             "$text-muted"))
 
     def entries(self) -> list[Option]:
@@ -197,6 +209,11 @@ class CatalogScreen(TutorScreen[None]):
             "\n", Content.styled("pack: ", "$text-muted"), title(pack.title).stylize("$text-muted"),
             ("" if in_course(pack) else " (not part of the course)", "$text-muted"),
         )
+        why = app.cannot_run.get(lesson.id)
+        if why:
+            head += Content.styled(f"\n{CANNOT} Cannot run here: this lesson {why}. It is not "
+                                   "counted in the course; it opens, but its steps will not "
+                                   "run.", "$text-warning")
         self.query_one("#detail-head", Static).update(head)
         self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
 
