@@ -139,3 +139,43 @@ def test_play_wraps_its_words_to_a_narrow_terminal(
     why = lines.index("    1. That is the one call: this explanation")
     assert re.match(r"^    \S", lines[why + 1])
     assert "finished: 0 of 2 right, 1 wrong, 1 revealed" in out
+
+
+RAISING = """\
+id: t/raising
+title: A long message
+topic: testing
+steps:
+  - code: |
+      def f():
+          raise ValueError("a message long enough that a terminal of fifty columns "
+                           "would cut it somewhere in the middle of a word")
+    predict:
+      - ask: What does f() do?
+        kind: exception
+        expect: f()
+        answer: ValueError
+        hint: Read f.
+        explain: It raises.
+        wrong: ["TypeError"]
+"""
+
+
+@pytest.mark.kernel
+def test_play_wraps_an_exception_message_and_shows_it_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    lesson = tmp_path / "raising.yaml"
+    lesson.write_text(RAISING, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "50")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("TypeError\n"))
+    assert main(["play", str(lesson)]) == 0
+    out = capsys.readouterr().out
+    code = re.compile(r"^ +\d+ \| ")
+    assert [line for line in out.splitlines() if len(line) > 50 and not code.match(line)] == []
+    live = out[out.index("  live:     "):out.index("  why:")].splitlines()
+    assert live[0].startswith("  live:     ValueError: a message")
+    assert all(line.startswith(" " * 12) and line[12] != " " for line in live[1:])
+    assert "would cut it somewhere in the middle of a word" in " ".join(" ".join(live).split())
+    verdict = out[out.index("> TypeError"):]
+    assert verdict.count("a message long enough") == 1  # not quoted above the live line again

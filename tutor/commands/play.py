@@ -70,6 +70,13 @@ def entry_line(prompt: Prompt, examples: list[str]) -> str:
             "or hint, reveal, quit")
 
 
+def said_in(detail: str, full: str) -> bool:
+    """Whether `detail` is (a shortened copy of) `full`, so that printing it again adds
+    nothing: a quoted exception message before the whole of it on the `live:` line."""
+    short = " ".join(detail.rstrip("…").split())
+    return bool(short) and " ".join(full.split()).startswith(short)
+
+
 class Player:
     def __init__(self, lesson: Lesson, out: TextIO, records: TextIO | None, *,
                  flow: LessonFlow | None = None, store: ProgressStore | None = None,
@@ -124,11 +131,15 @@ class Player:
         rest = " " * (len(first) + 2) if rest is None else rest
         self.say(fill(text, self.width, first, rest, keep))
 
-    def value(self, label: str, text: str) -> None:
+    def value(self, label: str, text: str, words: bool = False) -> None:
         """A value as it is (printed output, a live value), its later lines under its
-        first: `  live:     pre` / `            forward`."""
-        lines = text.rstrip().split("\n")
+        first: `  live:     pre` / `            forward`.  With `words` (an exception's
+        message: prose, not data), wrapped between words under the same column."""
         pad = " " * len(label)
+        if words:
+            self.say(fill(" ".join(text.split()), self.width, label, pad))
+            return
+        lines = text.rstrip().split("\n")
         self.say("\n".join([label + lines[0], *(pad + line for line in lines[1:])]))
 
     def block(self, text: str, indent: str = "  ") -> None:
@@ -207,12 +218,14 @@ class Player:
                 continue
             message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
             self.prose(f"{MARKS[answer.status]}: {message}")
+            words = prompt.kind == "exception"
             for detail in verdict.details:
-                self.prose(detail, "    ")
+                if not (words and said_in(detail, verdict.expected)):  # (once is enough)
+                    self.prose(detail, "    ")
             assert answer.attempt is not None
             guess = " (a guess)" if answer.attempt.confidence == "guess" else ""
             self.value("  you said: ", answer.attempt.answer + guess)
-            self.value("  live:     ", verdict.expected)
+            self.value("  live:     ", verdict.expected, words=words)
             if verdict.feedback:
                 self.markdown(verdict.feedback, "    ", "  » ")
             self.explain(prompt)
