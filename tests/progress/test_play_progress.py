@@ -37,7 +37,8 @@ def test_play_records_answers_and_confidence_like_the_app(tmp_path: Path) -> Non
         ("6", "incorrect", "guess"), ("", "revealed", "sure"), ("yes", "correct", "sure")]
     assert "you said: 6 (a guess)" in proc.stderr
     assert "end with ? if guessing" in proc.stderr
-    assert "to review: 2 questions (0 due now, 2 to redo): tutor play --review" in proc.stderr
+    assert ("waiting for review, over all your lessons: 2 questions (0 due now, 2 to redo): "
+            "tutor play --review") in " ".join(proc.stderr.split())
     with ProgressStore(home) as store:
         attempts = store.attempts()
         assert [(a.step, a.prompt, a.verdict, a.confidence) for a in attempts] == [

@@ -387,11 +387,13 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
 
 
 def waiting(store: ProgressStore, out: TextIO) -> None:
-    """What the answers just recorded left to review, and how to ask it again."""
+    """What waits for review over every lesson played so far (not only this one), and
+    how to ask it again."""
     questions = queue(store)
     if questions:
         due = sum(q.reason == "due" for q in questions)
-        line = (f"to review: {plural(len(questions), 'question')} ({due} due now, "
+        line = (f"waiting for review, over all your lessons: "
+                f"{plural(len(questions), 'question')} ({due} due now, "
                 f"{len(questions) - due} to redo): tutor play --review")
         print(fill(line, terminal_width(out), rest="  ", keep=("tutor play --review",)),
               file=out)
