@@ -43,7 +43,9 @@ def test_an_items_entry_says_how_to_type_an_empty_one(name: str) -> None:
      ("dtype", {"type": "dtype", "value": "float16"}, {"torch.float16", "float16", "half"}),
      ("exception", exc("TypeError"), {"TypeError"}), ("set", keys(), {"[]"}),
      # a set/list example sharing an item with the answer is left out too
-     ("set", keys("w"), {"['w', 'v']"}), ("list", seq("list", s("b")), {"'a', 'b'"}),
+     # ... and so are examples of numbers where the items are names
+     ("set", keys("w"), {"['w', 'v']", "[7, 1]", "0.5, 4"}),
+     ("list", seq("list", s("b")), {"'a', 'b'", "[7, 1]", "0.5, 4", "(3, 2)"}),
      ("shape", {"type": "size", "value": []}, {"()"}),
      ("tensor", t([[1, 0], [0, 1]], [2, 2], dtype="int64"), {"[[1, 0], [0, 1]]"})],
 )
@@ -55,6 +57,19 @@ def test_entry_examples_leave_out_this_questions_answer(kind: str, live: dict,
     assert entry_examples(spec) == list(REGISTRY[kind].examples)  # before the step has run
     assert not gives_away(spec, live, ", ".join(shown))
     assert gives_away(spec, live, "e.g. " + ", ".join(REGISTRY[kind].examples))
+
+
+def test_items_examples_are_numbers_for_numbers_and_names_for_names() -> None:
+    """A stride tuple is not typed like a list of keys: its examples are numbers."""
+    stride = seq("tuple", {"type": "int", "value": 5})
+    shown = entry_examples(JudgeSpec("list"), stride)
+    assert shown == ["[7, 1]", "0.5, 4", "(3, 2)", "[]"]
+    assert all(not any(c.isalpha() for c in e) for e in shown)
+    names = entry_examples(JudgeSpec("set"), keys("fc.weight"))
+    assert names == ["['w', 'v']", "x, y", "'a', 'b'", "[]"]
+    # a mixed or unknown value keeps every example that is not right
+    mixed = seq("list", s("a"), {"type": "int", "value": 9})
+    assert len(entry_examples(JudgeSpec("list"), mixed)) == len(REGISTRY["list"].examples) - 1
 
 
 def test_gives_away_finds_a_right_phrase_in_a_sentence() -> None:

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 
 from .base.errors import InvalidPrediction
-from .base.obs import Obs, otype
+from .base.obs import Obs, items, otype
 from .base.parts import short
 from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
@@ -58,10 +58,27 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
     pool = list(kind.examples) if live is None else \
         [e for e in kind.examples
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
+    if live is not None and kind.entry == "items":
+        pool = _like_the_items(pool, live)
     if n is None or n >= len(pool):
         return pool
     pick = set(random.Random(seed).sample(pool, max(n, 0)))
     return [e for e in pool if e in pick]
+
+
+def _like_the_items(pool: list[str], live: Obs) -> list[str]:
+    """For sets and lists: examples of numbers where the items are numbers (strides,
+    values), of names where they are names (keys); `[]` either way.  (Examples of the
+    other sort say nothing about how to write these; too few of the right sort left,
+    all of them.)"""
+    found = items(live) or []
+    numbers = bool(found) and all(otype(x) in ("int", "float") for x in found)
+    names = bool(found) and all(otype(x) == "str" for x in found)
+    if not (numbers or names):
+        return pool
+    alike = [e for e in pool
+             if e == "[]" or numbers != any(c.isalpha() for c in e)]
+    return alike if len(alike) >= 2 else pool
 
 
 def _how(kind: Kind, spec: JudgeSpec, live: Obs | None) -> str:
