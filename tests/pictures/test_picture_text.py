@@ -115,3 +115,15 @@ def test_the_tree_legend_shows_only_with_a_marked_entry(session: Session) -> Non
     text = render_text(session.inspect("tree", "held"), 80)
     assert text.splitlines()[0] == "module tree of held (✗ = held, not registered)"
     assert "✗ blocks[0]" in text and "parameter [1, 1] · grad None" in text
+
+
+def test_a_graph_says_what_the_saved_names_mean(session: Session) -> None:
+    """`✗ freed: other` means nothing to a learner until the picture says that `other`
+    is the operation's second input (reader r18)."""
+    run(session, "a = torch.tensor(2., requires_grad=True)\nb = torch.tensor(3., "
+        "requires_grad=True)\nab = a * b\nab.backward()\n")
+    text = render_text(session.inspect("graph", "ab"), 80)
+    assert "✗ freed: other, self" in text or "✗ freed: self, other" in text, text
+    assert "saved names: self = the operation's first input, other = its second input" in text
+    run(session, "c = a + b\n")  # nothing saved: no key to read
+    assert "saved names" not in render_text(session.inspect("graph", "c"), 80)

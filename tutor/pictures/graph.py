@@ -14,6 +14,7 @@ operation on it would do (whether another backward() works is a question).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, names, shape
@@ -65,6 +66,19 @@ def _node_segments(node: dict[str, Any]) -> list[Segment]:
     return parts
 
 
+# what the saved tensors' names (the arguments of torch's derivative formulas) mean
+ARGUMENTS = {"self": "the operation's first input", "other": "its second input",
+             "result": "its output"}
+
+
+def _name_key(nodes: Iterable[dict[str, Any]]) -> str:
+    """The saved names the nodes show (`self`, `other`, `result`: torch's argument
+    names), said once in words above the legend; "" when none is shown."""
+    used = {n for node in nodes for n in node.get("saved_names") or []}
+    said = [f"{name} = {ARGUMENTS[name]}" for name in ARGUMENTS if name in used]
+    return f"saved names: {', '.join(said)}" if said else ""
+
+
 def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
     expr = data.get("expr") or "?"
     root = data.get("root")
@@ -111,6 +125,9 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
     if data.get("truncated"):
         pic.add(seg(f"… (only the first {len(nodes)} nodes are shown)", "dim"))
     saved = data.get("saved")  # what is, not what a backward() would do next
+    key = _name_key(nodes.values())
+    if key and saved in ("freed", "kept"):
+        pic.extend(wrap(key, width, "  ", "dim"))
     if saved == "freed":
         pic.extend(wrap("saved tensors freed: a backward() without retain_graph=True has run "
                         "through this graph and released what its nodes saved.",
