@@ -299,17 +299,16 @@ def test_custom_function_grad_fn_printed_with_its_module(text: str, expected: ob
     assert status("text", text, {"type": "grad_fn", "name": "MyPowBackward"}) is expected, text
 
 
-def _linalg_error() -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def linalg_error(kernel: Any) -> dict[str, Any]:
     """What the kernel reports for torch.linalg.inv of a singular matrix: the class
-    behind torch.linalg.LinAlgError is torch._C._LinAlgError."""
-    torch = pytest.importorskip("torch")
-    from tutor.kernel.observe import exception
-
-    try:
-        torch.linalg.inv(torch.zeros(2, 2))
-    except torch.linalg.LinAlgError as e:
-        return exception(e)
-    raise AssertionError("a singular matrix was inverted")
+    behind torch.linalg.LinAlgError is torch._C._LinAlgError.  (Asked of the shared
+    kernel: this process never imports torch.)"""
+    with kernel.open_session() as session:
+        reply = session.run_step("torch.linalg.inv(torch.zeros(2, 2))",
+                                 prompts=[{"kind": "exception", "expect": None}])
+    (live,) = reply["observations"]
+    return dict(live)
 
 
 @pytest.mark.parametrize(
@@ -319,9 +318,10 @@ def _linalg_error() -> dict[str, Any]:
      ("exception", "Exception", P), ("exception", "ValueError", X),
      ("exception", "no error", X), ("number", "3", X), ("tensor", "[1, 2]", X)],
 )
+@pytest.mark.kernel
 def test_a_private_exception_class_is_shown_and_judged_by_its_public_name(
-        kind: str, text: str, expected: Status) -> None:
-    live = _linalg_error()
+        kind: str, text: str, expected: Status, linalg_error: dict[str, Any]) -> None:
+    live = linalg_error
     assert live["name"] == "_LinAlgError"  # the kernel reports the class as it is
     v = judge(JudgeSpec(kind), text, live)
     assert v.status is expected, v.message
@@ -330,8 +330,9 @@ def test_a_private_exception_class_is_shown_and_judged_by_its_public_name(
     assert "torch.linalg.LinAlgError" in v.expected
 
 
-def test_a_choice_names_the_public_exception_class() -> None:
-    live = _linalg_error()
+@pytest.mark.kernel
+def test_a_choice_names_the_public_exception_class(linalg_error: dict[str, Any]) -> None:
+    live = linalg_error
     v = judge(JudgeSpec("choice", choices=("no error", "torch.linalg.LinAlgError")), "1", live)
     assert v.status is X
     assert v.message == "You chose no error; the answer is torch.linalg.LinAlgError."
