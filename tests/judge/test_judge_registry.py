@@ -87,3 +87,11 @@ def test_a_pick_of_examples_is_stable_and_not_always_the_first() -> None:
     assert all(len(p) == 3 and set(p) <= set(pool) for p in picks)
     assert len(picks) > 1 and all(list(p) == [e for e in pool if e in p] for p in picks)
     assert entry_examples(spec, live, 3, seed="q") == entry_examples(spec, live, 3, seed="q")
+
+
+@pytest.mark.parametrize("value", [0.25, -3.5, 7.0])
+def test_number_examples_never_show_the_answer_with_its_sign_flipped(value: float) -> None:
+    """-0.25 under a question whose answer is 0.25 is nearly the answer (reader r16)."""
+    shown = entry_examples(JudgeSpec("number"), f(value))
+    assert shown and all(judge(JudgeSpec("number"), e, f(-value)).status.value != "correct"
+                         for e in shown), shown

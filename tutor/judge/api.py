@@ -60,10 +60,19 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
     if live is not None and kind.entry == "items":
         pool = _like_the_items(pool, live)
+    if live is not None and kind.name == "number":  # -0.25 shown where 0.25 is right
+        pool = [e for e in pool if not is_right(kind, spec, _negated(e), live)]
     if n is None or n >= len(pool):
         return pool
     pick = set(random.Random(seed).sample(pool, max(n, 0)))
     return [e for e in pool if e in pick]
+
+
+def _negated(example: str) -> str:
+    """The example with its sign flipped (`tensor(3.5)` -> `tensor(-3.5)`)."""
+    if example.startswith("tensor(") and example.endswith(")"):
+        return f"tensor({_negated(example[7:-1])})"
+    return example[1:] if example.startswith("-") else "-" + example
 
 
 def _like_the_items(pool: list[str], live: Obs) -> list[str]:
