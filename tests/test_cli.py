@@ -201,3 +201,52 @@ def test_play_reads_printed_output_over_several_lines(tmp_path: Path) -> None:
     # the same output typed on one line is the same answer, as in the app
     one_line = tutor("play", str(lesson), stdin="pre forward post\n\n2\n")
     assert "✓ correct: It printed pre forward post." in one_line.stdout
+
+
+LETTERS = """\
+id: t/letters
+title: Names of one letter
+topic: testing
+steps:
+  - code: |
+      q = torch.ones(2)
+      h = q.clone()
+      s = q
+    predict:
+      - ask: Which of h and s are the very object q?
+        kind: set
+        expect: "[n for n, v in (('h', h), ('s', s)) if v is q]"
+        answer: "['s']"
+        hint: Read the code.
+        explain: s = q names the same tensor.
+        wrong: ["['h']"]
+      - ask: And which is a copy?
+        kind: set
+        expect: "[n for n, v in (('h', h), ('s', s)) if v is not q]"
+        answer: "['h']"
+        hint: Read the code.
+        explain: clone copies.
+        wrong: ["['s']"]
+      - ask: Which name did the first line bind?
+        kind: text
+        expect: "'q'"
+        answer: q
+        hint: Read the code.
+        explain: The first line binds q.
+        wrong: ["h"]
+"""
+
+
+def test_play_takes_a_single_letter_as_an_answer_never_a_command(tmp_path: Path) -> None:
+    """`q` and `h` are names in lessons: typed alone they are answers (reader r23 was
+    thrown out of a lesson whose answer was `q`); `quit` and `hint` stay commands."""
+    lesson = tmp_path / "letters.yaml"
+    lesson.write_text(LETTERS)
+    proc = tutor("play", str(lesson), "--json", stdin="s\nh\nq\n")
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["answer"], r["verdict"]) for r in records] == [
+        ("s", "correct"), ("h", "correct"), ("q", "correct")]
+    assert "finished: 3 of 3 right" in proc.stderr
+    words = tutor("play", str(lesson), stdin="hint\nquit\n")
+    assert "hint: Read the code." in words.stdout and "stopped:" in words.stdout

@@ -40,9 +40,10 @@ from tutor.redo import ask_again, queue
 from tutor.safetext import json_dumps, sanitize
 from tutor.wrap import fill, terminal_width, title_line
 
-HINT_WORDS = {"hint", "?", "h"}
-REVEAL_WORDS = {"reveal", "give up", "skip", "show"}
-QUIT_WORDS = {"quit", "exit", "q"}
+# whole words only: a single letter is an answer (`q`, `h` name tensors in lessons)
+HINT_WORDS = {"hint", "?"}
+REVEAL_WORDS = {"reveal", "give up"}
+QUIT_WORDS = {"quit", "exit"}
 MARKS = {"correct": "✓ correct", "partial": "~ partly right", "incorrect": "✗ not quite"}
 
 
