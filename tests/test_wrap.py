@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -104,19 +105,32 @@ steps:
 """
 
 
+CODE_LINE = re.compile(r"^ +\d+ \| ")
+
+
+@pytest.fixture
+def play50(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+           capsys: pytest.CaptureFixture[str]) -> Callable[[str, str], str]:
+    """`tutor play` of a lesson's YAML at 50 columns with these lines typed: what it
+    printed, after checking that no line but code is wider than the terminal."""
+    def play(yaml: str, typed: str) -> str:
+        lesson = tmp_path / "lesson.yaml"
+        lesson.write_text(yaml, encoding="utf-8")
+        monkeypatch.setenv("COLUMNS", "50")
+        monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+        assert main(["play", str(lesson)]) == 0
+        out = capsys.readouterr().out
+        wide = [line for line in out.splitlines() if len(line) > 50 and not CODE_LINE.match(line)]
+        assert wide == []
+        return out
+
+    return play
+
+
 @pytest.mark.kernel
-def test_play_wraps_its_words_to_a_narrow_terminal(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    lesson = tmp_path / "wrapping.yaml"
-    lesson.write_text(WRAPPING, encoding="utf-8")
-    monkeypatch.setenv("COLUMNS", "50")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("reveal\nhint\n2\n"))
-    assert main(["play", str(lesson)]) == 0
-    out = capsys.readouterr().out
+def test_play_wraps_its_words_to_a_narrow_terminal(play50: Callable[[str, str], str]) -> None:
+    out = play50(WRAPPING, "reveal\nhint\n2\n")
     lines = out.splitlines()
-    code = re.compile(r"^ +\d+ \| ")
-    assert [line for line in lines if len(line) > 50 and not code.match(line)] == []
     # the title: its closing mark ends its last line of words
     assert lines[:2] == ["== A title long enough that it has to wrap over",
                          "   two lines at fifty columns =="]
@@ -163,16 +177,8 @@ steps:
 
 @pytest.mark.kernel
 def test_play_wraps_an_exception_message_and_shows_it_once(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    lesson = tmp_path / "raising.yaml"
-    lesson.write_text(RAISING, encoding="utf-8")
-    monkeypatch.setenv("COLUMNS", "50")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("TypeError\n"))
-    assert main(["play", str(lesson)]) == 0
-    out = capsys.readouterr().out
-    code = re.compile(r"^ +\d+ \| ")
-    assert [line for line in out.splitlines() if len(line) > 50 and not code.match(line)] == []
+        play50: Callable[[str, str], str]) -> None:
+    out = play50(RAISING, "TypeError\n")
     live = out[out.index("  live:     "):out.index("  why:")].splitlines()
     assert live[0].startswith("  live:     ValueError: a message")
     assert all(line.startswith(" " * 12) and line[12] != " " for line in live[1:])
