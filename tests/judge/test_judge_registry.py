@@ -95,3 +95,12 @@ def test_number_examples_never_show_the_answer_with_its_sign_flipped(value: floa
     shown = entry_examples(JudgeSpec("number"), f(value))
     assert shown and all(judge(JudgeSpec("number"), e, f(-value)).status.value != "correct"
                          for e in shown), shown
+
+
+def test_text_examples_are_node_names_only_for_a_node_name() -> None:
+    """`SinBackward0 · float16 · Linear` under "what is the name of z.grad_fn?" mixes
+    sorts (reader r19): a node's name gets node names, anything else the others."""
+    node = entry_examples(JudgeSpec("text"), {"type": "grad_fn", "name": "SubBackward0"})
+    assert node and all("Backward" in e for e in node)
+    other = entry_examples(JudgeSpec("text"), {"type": "str", "value": "weight"})
+    assert other and not any("Backward" in e for e in other)

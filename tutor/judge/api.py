@@ -60,6 +60,10 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
     if live is not None and kind.entry == "items":
         pool = _like_the_items(pool, live)
+    if live is not None and kind.name == "text":  # node names for a node name, ...
+        node = otype(live) == "grad_fn"
+        alike = [e for e in pool if ("Backward" in e) == node]
+        pool = alike if len(alike) >= 2 else pool
     if live is not None and kind.name == "number":  # -0.25 shown where 0.25 is right
         pool = [e for e in pool if not is_right(kind, spec, _negated(e), live)]
     if n is None or n >= len(pool):
