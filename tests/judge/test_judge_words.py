@@ -44,7 +44,10 @@ def test_bool_invalid(text: str) -> None:
 
 def test_bool_message_and_live_forms() -> None:
     v = judge(JudgeSpec("bool"), "yes", b(False))
-    assert v.message == "You said True; the live value is False." and v.expected == "False"
+    assert v.message == "You said yes; it is no (the live value is False)."
+    assert v.expected == "False"
+    v = judge(JudgeSpec("bool"), "True", b(False))
+    assert v.message == "You said True; the live value is False."
     assert status("bool", "True", t(True, [], dtype="bool")) is C
     assert status("bool", "False", i(0)) is C
     assert status("bool", "None", NONE) is C

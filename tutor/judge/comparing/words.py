@@ -29,6 +29,10 @@ def compare_bool(p: BoolP, live: Obs) -> Outcome:
         return incorrect("The live value is ", Live(live), ", not yes or no.")
     if p.value == v:
         return correct(f"It is {v}.")
+    if p.worded:
+        yes_no = "yes" if v else "no"
+        return incorrect(f"You said {'yes' if p.value else 'no'}; it is {yes_no} "
+                         f"(the live value is {v}).")
     return incorrect(f"You said {p.value}; the live value is {v}.")
 
 

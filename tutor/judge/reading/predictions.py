@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .grammar import Cplx
 from .numbers import NumLit
@@ -47,6 +47,7 @@ class TensorP:
 @dataclass(frozen=True)
 class BoolP:
     value: bool
+    worded: bool = field(default=False, compare=False)  # typed as words (yes, no, "they share"), not True/False/1/0
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ def read_bool_pred(text: str, same_storage: bool = False) -> BoolP | NoneP:
     except polarity.Ambiguous:
         raise InvalidPrediction("That says both yes and no; which is it? ") from None
     if value is not None:
-        return BoolP(value)
+        return BoolP(value, worded=low not in ("true", "false"))
     raise InvalidPrediction()
 
 
