@@ -60,10 +60,8 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
     if live is not None and kind.entry == "items":
         pool = _like_the_items(pool, live)
-    if live is not None and kind.name == "text":  # node names for a node name, ...
-        node = otype(live) == "grad_fn"
-        alike = [e for e in pool if ("Backward" in e) == node]
-        pool = alike if len(alike) >= 2 else pool
+    if live is not None and kind.name == "text":
+        pool = _like_the_name(pool, live)
     if live is not None and kind.name == "number":  # -0.25 shown where 0.25 is right
         pool = [e for e in pool if not is_right(kind, spec, _negated(e), live)]
     if n is None or n >= len(pool):
@@ -77,6 +75,23 @@ def _negated(example: str) -> str:
     if example.startswith("tensor(") and example.endswith(")"):
         return f"tensor({_negated(example[7:-1])})"
     return example[1:] if example.startswith("-") else "-" + example
+
+
+_NODE_NAME = re.compile(r"(Backward(\d+)|AccumulateGrad|CopySlices)$")
+
+
+def _like_the_name(pool: list[str], live: Obs) -> list[str]:
+    """For names: node names for a node's name (`grad_fn`), names of other sorts
+    otherwise.  For a node's name, none with the answer's number either: were the
+    examples `SinBackward0 · ExpBackward0`, "is it LogBackward or LogBackward0?" would be
+    answered on screen (reader r30)."""
+    node = otype(live) == "grad_fn"
+    alike = [e for e in pool if bool(_NODE_NAME.search(e)) == node]
+    if node:
+        number = _NODE_NAME.search(str(live.get("name", "")))
+        if number and number.group(2) is not None:
+            alike = [e for e in alike if not e.endswith(number.group(1))]
+    return alike if len(alike) >= 2 else pool
 
 
 def _like_the_items(pool: list[str], live: Obs) -> list[str]:

@@ -211,7 +211,8 @@ _KINDS = (
         "text", "An exact name such as a grad_fn, a type or a string; case counts for strings "
         "such as attribute names.",
         label="an exact name, or None",
-        examples=("SinBackward0", "ExpBackward0", "AddmmBackward0", "float16", "Linear", "cpu"),
+        examples=("SinBackward0", "AddmmBackward0", "SumBackward1", "AccumulateGrad", "CopySlices",
+                  "float16", "Linear", "cpu"),
         entry="line",
         how="Type the name",
         read=_read_text, compare=_adapt(TextP, cw.compare_text),
