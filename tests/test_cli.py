@@ -46,6 +46,13 @@ def test_check_passes_on_good_lessons_and_reports_skips() -> None:
     assert "lessons: 1 passed, 0 failed, 1 skipped, 0 errors" in proc.stdout
 
 
+def test_check_takes_a_lesson_id_for_its_file_and_names_what_is_neither() -> None:
+    proc = tutor("check", "--path", str(DATA / "good"), "core/pass", "no/such-lesson")
+    assert "core/pass" in proc.stdout and "ok (2 prompts" in proc.stdout
+    assert "no/such-lesson:1:1: no such file or directory" in proc.stdout + proc.stderr
+    assert proc.returncode == 1
+
+
 def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
     proc = tutor("check", "--json", "-j", "2", str(DATA / "bad"), str(DATA / "good"))
     assert proc.returncode == 1

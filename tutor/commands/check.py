@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="lesson files or directories: only these run; other packs still count for "
+        help="lesson files, directories or lesson ids: only these run; other packs still count for "
         "duplicate ids (default: every lesson: bundled, --path, TUTOR_PATH, installed)",
     )
     add_path_option(parser)

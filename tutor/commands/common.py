@@ -27,8 +27,21 @@ def catalog_for(paths: list[Path], extra: list[Path] | None = None) -> Catalog:
     """The lessons under PATHs only, when given (every other pack still counts for
     duplicate ids); else every lesson: bundled, --path, TUTOR_PATH and installed."""
     if paths:
-        return select(paths, extra or [])
+        return select(_ids_as_files(paths, extra or []), extra or [])
     return load_catalog(extra or [], with_bundled=True)
+
+
+def _ids_as_files(paths: list[Path], extra: list[Path]) -> list[Path]:
+    """A PATH that is no file but a lesson's id (`tutor check memory/assign`) stands
+    for that lesson's file."""
+    if all(path.exists() for path in paths):
+        return paths
+    known = load_catalog(extra, with_bundled=True)
+    files = []
+    for path in paths:
+        lesson = None if path.exists() else known.get(path.as_posix())
+        files.append(lesson.file if lesson is not None else path)
+    return files
 
 
 def print_warnings(catalog: Catalog, file: TextIO | None = None) -> None:
