@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import Static
 from ui_helpers import open_first_lesson, wait_for
@@ -22,7 +24,7 @@ async def test_spawn_mode_is_named_and_explained_once(make_app) -> None:
             await wait_for(pilot, lambda: app.kernel_state == "ready", timeout=120,
                            what="kernel ready")
             status = app.screen.query_one(".kernel", Static)
-            assert "kernel: ready · spawn" in str(status.render())
+            assert re.search(r"kernel: ready · torch \d+\.\d+\S* · spawn", str(status.render()))
             assert "forced by the caller" in str(status.tooltip)
             told = [n.message for n in app._notifications if n.title == "Kernel"]
             assert len(told) == 1 and "spawn mode (forced by the caller)" in told[0]
@@ -37,5 +39,6 @@ async def test_fork_mode_is_named_without_a_notice(kernel, make_app) -> None:
     app = make_app(kernel)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.kernel_state == "ready", what="kernel ready")
-        assert "kernel: ready · fork" in str(app.screen.query_one(".kernel", Static).render())
+        assert re.search(r"kernel: ready · torch \S+ · fork",
+                         str(app.screen.query_one(".kernel", Static).render()))
         assert not [n for n in app._notifications if n.title == "Kernel"]

@@ -88,6 +88,7 @@ class Player:
         self.records = records
         self.store = store  # None: answers are not recorded (--no-progress)
         self.heading = heading  # e.g. "Review 2 of 5", before the lesson's title
+        self.torch: str | None = None  # the kernel's torch version, for the heading
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
@@ -286,8 +287,9 @@ class Player:
         heading = f"{self.heading}: " if self.heading else ""
         self.say(title_line(heading + plain_inline(lesson.title), self.width))
         # (no lesson id here: an id can name what a question asks; the summary gives it)
+        on = f" · on torch {self.torch}" if self.torch else ""  # answers can depend on it
         self.prose(f"{lesson.topic} · level {lesson.level} · "
-                   f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}", "")
+                   f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}{on}", "")
         if lesson.intro and flow.whole:
             self.say()
             self.markdown(lesson.intro, "")
@@ -370,7 +372,9 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
     kernel = Kernel()
     kernel.start()
     try:
-        why = unmet_requirement(lesson, kernel.wait_ready())
+        info = kernel.wait_ready()
+        player.torch = info.get("torch")
+        why = unmet_requirement(lesson, info)
         if why:
             player.say(f"{lesson.id} is skipped here: it {why}.")
             return 0
@@ -436,11 +440,13 @@ def review(args: argparse.Namespace) -> int:
                 except LookupError as exc:
                     print(f"\n{where}: skipped: {exc}", file=out)
                     continue
-                why = unmet_requirement(lesson, kernel.wait_ready())
+                info = kernel.wait_ready()
+                why = unmet_requirement(lesson, info)
                 if why:
                     print(f"\n{where}: {lesson.id} is skipped here: it {why}.", file=out)
                     continue
                 player = Player(lesson, out, records, flow=flow, store=saving, heading=where)
+                player.torch = info.get("torch")
                 player.pushed_back = ahead
                 player.say()
                 with LessonRun(kernel, player.lesson, timeout=args.timeout) as lesson_run:
