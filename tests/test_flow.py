@@ -152,6 +152,10 @@ def test_the_entry_never_rules_out_an_answer() -> None:
         assert other in said, kind
         assert "(" + kind + ")" not in entry_text(kind), kind  # no internal kind names
     assert entry_text("number", ["7", "0.125"]) == "a number, or None · e.g. 7 · 0.125"
+    # what the label names is not an example again (reader r32: "or: no error · e.g. ...
+    # TypeError · no error")
+    assert entry_text("exception", ["TypeError", "no error"]) == \
+        "the exception's name, or: no error · e.g. TypeError"
 
 
 @pytest.mark.parametrize(("live", "kind"), [

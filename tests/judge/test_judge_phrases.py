@@ -134,6 +134,9 @@ def test_messages_read_as_plain_english() -> None:
     )
     message = judge(JudgeSpec("exception"), "no error", exc).message
     assert message == "It raised TypeError: bad call."
+    long = {**exc, "message": "Weights only load failed. " * 5}  # under it, not in it
+    assert judge(JudgeSpec("exception"), "TypeError", long).message == "It raises TypeError."
+    assert judge(JudgeSpec("exception"), "no error", long).message == "It raised TypeError."
     assert "an TypeError" not in judge(JudgeSpec("exception"), "Exception", exc).message
     nums = {"type": "list", "items": [f(0.0), f(2.0)]}
     assert not judge(JudgeSpec("set"), "[0., 1.]", nums).message.endswith("..")

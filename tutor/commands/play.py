@@ -254,8 +254,11 @@ class Player:
             raw = stdin.readline()
             text = raw.strip()
             if not text.startswith(":"):
-                if text:
-                    self.pushed_back = text  # read ahead: the answer to the next question
+                if text and (not tty or text.casefold() in QUIT_WORDS):
+                    self.pushed_back = text  # piped: read ahead, the next question's answer
+                elif text:  # typed before the next question was shown: not its answer
+                    self.say(f"  (not a picture request, so {sanitize(text)[:40]!r} is not used: "
+                             "answer the next question below)")
                 return  # (at the end of input the next read ends the lesson)
             if not tty:
                 self.say(f"  : {text}")
