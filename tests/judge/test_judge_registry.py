@@ -113,3 +113,13 @@ def test_node_name_examples_do_not_show_the_answers_number() -> None:
     for name in ("LogBackward0", "SumBackward1"):
         shown = entry_examples(JudgeSpec("text"), {"type": "grad_fn", "name": name})
         assert len(shown) >= 2 and not any(e.endswith(name[-9:]) for e in shown), shown
+
+
+def test_examples_are_never_a_foreseen_mistake() -> None:
+    """An example that is one of the prompt's feedback keys (a likely wrong answer)
+    nudges toward it (reader r33 saw `3.5`, the very mistake asked about)."""
+    plain = entry_examples(JudgeSpec("number"), {"type": "float", "value": 99.0})
+    assert "0.125" in plain
+    spec = JudgeSpec("number", feedback=(("0.125", "That is the mean of one batch."),))
+    shown = entry_examples(spec, {"type": "float", "value": 99.0})
+    assert shown and "0.125" not in shown

@@ -58,6 +58,8 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
     pool = list(kind.examples) if live is None else \
         [e for e in kind.examples
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
+    if live is not None and spec.feedback:  # a likely wrong answer is no neutral example
+        pool = [e for e in pool if not _a_foreseen_mistake(kind, spec, e)]
     if live is not None and kind.entry == "items":
         pool = _like_the_items(pool, live)
     if live is not None and kind.name == "text":
@@ -68,6 +70,16 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
         return pool
     pick = set(random.Random(seed).sample(pool, max(n, 0)))
     return [e for e in pool if e in pick]
+
+
+def _a_foreseen_mistake(kind: Kind, spec: JudgeSpec, example: str) -> bool:
+    """The example is one of the wrong answers the author wrote feedback for (reader
+    r33 saw `3.5`, the mistake the question is built around, among the examples)."""
+    try:
+        pred = parse(spec, example)
+    except InvalidPrediction:
+        return False
+    return _feedback(kind, spec, pred, example) is not None
 
 
 def _negated(example: str) -> str:
