@@ -20,6 +20,7 @@ from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
 from tutor.lesson.requires import unmet_requirement
 from tutor.lesson.vary import describe, variants_of
+from tutor.markup import plain_inline
 from tutor.safetext import shorten
 
 
@@ -197,15 +198,23 @@ def judge_prompt(outcome: StepOutcome, prompt: Prompt, text: str) -> Verdict:
     verdict = judge(prompt.spec, text, live)
     note = match_note(prompt, live) if verdict.status is not Status.INVALID else None
     details = (*verdict.details[:8], *([note] if note else []))
-    return replace(verdict, expected=shorten(verdict.expected, VERDICT_CHARS, VERDICT_LINES),
-                   message=shorten(verdict.message, MESSAGE_CHARS, 3),
+    return replace(verdict,
+                   expected=shorten(_as_read(verdict.expected, prompt.kind), VERDICT_CHARS,
+                                    VERDICT_LINES),
+                   message=shorten(_as_read(verdict.message, prompt.kind), MESSAGE_CHARS, 3),
                    details=tuple(shorten(d, MESSAGE_CHARS, 3) for d in details))
 
 
 def shown_live(live: dict[str, Any] | None, kind: str) -> str:
     """A live value as a learner reads it: the judge's notation, cut to a size a screen
     (or a `check` report) can show."""
-    return shorten(display(live or {"type": "none"}, kind))
+    return shorten(_as_read(display(live or {"type": "none"}, kind), kind))
+
+
+def _as_read(text: str, kind: str) -> str:
+    """A choice is lesson text with inline marks (`` `seq[0]` ``): the verdict quotes it
+    as the list of choices shows it, without them."""
+    return plain_inline(text) if kind == "choice" else text
 
 
 def match_problem(prompt: Prompt, live: dict[str, Any] | None) -> str | None:
