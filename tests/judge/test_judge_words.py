@@ -238,7 +238,22 @@ def test_stdout_whitespace_and_newlines() -> None:
                  "  tensor([1.])\n\n   tensor([2.])  ", "'tensor([1.]) tensor([2.])'"]:  # fmt: skip
         assert status("stdout", text, live) is C, text
     v = judge(JudgeSpec("stdout"), "tensor([1.]) tensor([3.])", live)
-    assert v.status is X and "character 22" in v.details[0]
+    assert v.status is X and v.details[0] == \
+        "Line 2: you said 'tensor([3.])'; it printed 'tensor([2.])'."
+    v = judge(JudgeSpec("stdout"), "tensor([1.])tensor([3.])", live)  # not line by line
+    assert v.status is X and "character 13" in v.details[0]
+
+
+def test_stdout_lines_typed_with_commas_differ_by_line_not_by_character() -> None:
+    """`pre, forward, hook_a, hook_b` against four printed lines: the detail names the
+    line, not the character where the learner's comma is (reader r32)."""
+    live = s("pre\nforward\nhook_b\nhook_a\n")
+    said = {"pre, forward, hook_a, hook_b": "Line 3: you said 'hook_a'; it printed 'hook_b'.",
+            "pre\nforward": "It printed 4 lines, you said 2; the next one is 'hook_b'.",
+            "pre forward hook_b hook_a hook_a": "It printed only 4 lines; you said 5."}
+    for text, detail in said.items():
+        v = judge(JudgeSpec("stdout"), text, live)
+        assert v.status is X and v.details == (detail,), text
 
 
 def test_stdout_substance_matters() -> None:

@@ -171,6 +171,37 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
     details: tuple[tuple[str], ...] = ()
     typed = forms[-1]
     n = first_difference(typed, want)
-    if want and typed:
+    by_line = _line_difference(p.text, live_text)
+    if by_line:
+        details = ((by_line,),)
+    elif want and typed:
         details = ((f"The first difference is at character {n + 1}: {short(want[n:], 40)!r}.",),)
     return incorrect(f"You said {short(typed, 80)!r}; it printed {shown!r}.", details=details)
+
+
+def _line_difference(typed: str, live_text: str) -> str | None:
+    """Where an answer typed line by line (or with commas between the lines, or, for
+    output of one word a line, with spaces) first differs from the printed lines:
+    `Line 3: you said 'hook_a'; it printed 'hook_b'.` (a character count pointed at
+    the learner's comma: reader r32).  None where the output is not several lines."""
+    lines = [collapse(line) for line in live_text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return None
+    raw = typed.strip()
+    if "\n" in raw or ("," in raw and not any("," in line for line in lines)):
+        parts = [collapse(x) for x in re.split(r"\n|,", raw) if x.strip()]
+    elif all(" " not in line for line in lines):
+        parts = raw.split()
+    else:
+        return None
+    if len(parts) < 2:
+        return None
+    for k, (said, printed) in enumerate(zip(parts, lines), 1):
+        if said != printed:
+            return f"Line {k}: you said {short(said, 40)!r}; it printed {short(printed, 40)!r}."
+    if len(parts) < len(lines):
+        return (f"It printed {len(lines)} lines, you said {len(parts)}; the next one is "
+                f"{short(lines[len(parts)], 40)!r}.")
+    if len(parts) > len(lines):
+        return f"It printed only {len(lines)} lines; you said {len(parts)}."
+    return None
