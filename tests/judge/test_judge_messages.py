@@ -42,7 +42,7 @@ def test_counts_in_words() -> None:
         == "All 3 items, in order."
     assert judge(JudgeSpec("set"), "a", seq("set", s("a"))).message == "That is the one and only item."
     assert judge(JudgeSpec("set"), "a, b, x", two).message.startswith(
-        "Both live items are there, but also 'x'")
+        "Both live items are there, but you also listed 'x'")
     assert judge(JudgeSpec("set"), "a, x", seq("set", s("a"))).message.startswith(
         "The live item is there")
 

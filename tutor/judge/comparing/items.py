@@ -125,8 +125,8 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     if not missing:
         verb = "is" if len(extra) == 1 else "are"
         there = {1: "The live item is", 2: "Both live items are"}.get(n, f"All {n} live items are")
-        return partial(f"{there} there, but also ",
-                       *_listed(extra, len(extra)), f", which {verb} not.")
+        return partial(f"{there} there, but you also listed ",
+                       *_listed(extra, len(extra)), f", which {verb} not in it.")
     parts: list[Part] = [f"{right} of {n} right; missing: ", *_listed(missing, len(missing))]
     if extra:
         parts += ["; not in the live value: ", *_listed(extra, len(extra))]
