@@ -120,7 +120,7 @@ def test_invalid_messages_say_how_to_write_it(kind: str, text: str, words: str) 
 
 def test_messages_read_as_plain_english() -> None:
     one = {"type": "list", "items": [s("first")]}
-    assert judge(JudgeSpec("list"), "first", one).message == "That is the one and only item."
+    assert judge(JudgeSpec("list"), "first", one).message == "Exactly that, and nothing more."
     assert judge(JudgeSpec("list"), "[]", {"type": "list", "items": []}).message == (
         "It is empty."
     )

@@ -64,7 +64,7 @@ def _all_of(n: int, ordered: bool) -> str:
     if n == 0:
         return "It is empty."
     if n == 1:
-        return "That is the one and only item."
+        return "Exactly that, and nothing more."
     what = "Both items" if n == 2 else f"All {n} items"
     return f"{what}, in order." if ordered else f"{what}."
 
