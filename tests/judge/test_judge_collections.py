@@ -37,7 +37,8 @@ def test_set_partial_says_what_is_missing_and_extra() -> None:
     assert "not in the live value: 'powModel.x'" in v.message
     v = judge(JudgeSpec("set"), f"{ALL4}, powModel, x", SD)
     assert v.status is P
-    assert v.message == "All 4 live items are there, but you also listed 'powModel', 'x', which are not in it."
+    assert v.message == ("All 4 live items are there, but you also listed 'powModel', 'x', "
+                         "which are not in it.")
     v = judge(JudgeSpec("set"), "a, b", SD)
     assert v.status is X and "None of those" in v.message
 

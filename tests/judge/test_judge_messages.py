@@ -40,7 +40,8 @@ def test_counts_in_words() -> None:
         "Both items, in order."
     assert judge(JudgeSpec("list"), "a, b, c", seq("list", s("a"), s("b"), s("c"))).message \
         == "All 3 items, in order."
-    assert judge(JudgeSpec("set"), "a", seq("set", s("a"))).message == "Exactly that, and nothing more."
+    assert judge(JudgeSpec("set"), "a", seq("set", s("a"))).message == \
+        "Exactly that, and nothing more."
     assert judge(JudgeSpec("set"), "a, b, x", two).message.startswith(
         "Both live items are there, but you also listed 'x'")
     assert judge(JudgeSpec("set"), "a, x", seq("set", s("a"))).message.startswith(

@@ -3,6 +3,9 @@ entry read, and what the judge needs to know of each kind."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from judge_obs import NONE, exc, f, keys, s, seq, t
 
@@ -113,6 +116,16 @@ def test_node_name_examples_do_not_show_the_answers_number() -> None:
     for name in ("LogBackward0", "SumBackward1"):
         shown = entry_examples(JudgeSpec("text"), {"type": "grad_fn", "name": name})
         assert len(shown) >= 2 and not any(e.endswith(name[-9:]) for e in shown), shown
+
+
+def test_no_node_name_example_is_a_bundled_lessons_answer() -> None:
+    """A node name shown as an example on one screen must not be the answer a few
+    screens on (reader r34 saw `SumBackward1` under grad-fn-names Q1, Q2's answer)."""
+    lessons = Path(__file__).resolve().parents[2] / "lessons"
+    answers = set()
+    for file in lessons.rglob("*.yaml"):
+        answers |= set(re.findall(r"answer: \"?([A-Za-z]+Backward\d+)", file.read_text("utf-8")))
+    assert answers and not answers & set(REGISTRY["text"].examples)
 
 
 def test_examples_are_never_a_foreseen_mistake() -> None:

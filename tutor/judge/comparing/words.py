@@ -196,7 +196,7 @@ def _line_difference(typed: str, live_text: str) -> str | None:
         return None
     if len(parts) < 2:
         return None
-    for k, (said, printed) in enumerate(zip(parts, lines), 1):
+    for k, (said, printed) in enumerate(zip(parts, lines, strict=False), 1):
         if said != printed:
             return f"Line {k}: you said {short(said, 40)!r}; it printed {short(printed, 40)!r}."
     if len(parts) < len(lines):

@@ -47,7 +47,8 @@ class TensorP:
 @dataclass(frozen=True)
 class BoolP:
     value: bool
-    worded: bool = field(default=False, compare=False)  # typed as words (yes, no, "they share"), not True/False/1/0
+    # typed as words (yes, no, "they share"), not True/False/1/0: said back in words
+    worded: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
