@@ -170,6 +170,8 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
     opened = exc.context_mark
     lines = text.split("\n")
     here = lines[line - 1][col - 1:col] if 0 < line <= len(lines) else ""
+    if "nesting depth" in problem:  # libyaml's own limit (PyYAML >= 6.0.4), met before ours
+        return line, col, f"nested more than {MAX_DEPTH} levels deep"
     if here == "\t":
         return line, col, "a tab character: YAML indents with spaces only; replace the tab " \
             "with spaces"
