@@ -47,8 +47,8 @@ def test_an_items_entry_says_how_to_type_an_empty_one(name: str) -> None:
      ("exception", exc("TypeError"), {"TypeError"}), ("set", keys(), {"[]"}),
      # a set/list example sharing an item with the answer is left out too
      # ... and so are examples of numbers where the items are names
-     ("set", keys("w"), {"['w', 'v']", "[7, 1]", "0.5, 4"}),
-     ("list", seq("list", s("b")), {"'a', 'b'", "[7, 1]", "0.5, 4", "(3, 2)"}),
+     ("set", keys("w"), {"['w', 'v']", "[7, 1]", "0.5, 4", "6, 8"}),
+     ("list", seq("list", s("b")), {"'a', 'b'", "[7, 1]", "0.5, 4", "(3, 2)", "(8, 5)"}),
      ("shape", {"type": "size", "value": []}, {"()"}),
      ("tensor", t([[1, 0], [0, 1]], [2, 2], dtype="int64"), {"[[1, 0], [0, 1]]"})],
 )
@@ -66,7 +66,7 @@ def test_items_examples_are_numbers_for_numbers_and_names_for_names() -> None:
     """A stride tuple is not typed like a list of keys: its examples are numbers."""
     stride = seq("tuple", {"type": "int", "value": 5})
     shown = entry_examples(JudgeSpec("list"), stride)
-    assert shown == ["[7, 1]", "0.5, 4", "(3, 2)", "[]"]
+    assert shown == ["[7, 1]", "(3, 2)", "[]"]  # whole numbers, as strides are; none with 5
     assert all(not any(c.isalpha() for c in e) for e in shown)
     names = entry_examples(JudgeSpec("set"), keys("fc.weight"))
     assert names == ["['w', 'v']", "x, y", "'a', 'b'", "[]"]
@@ -136,3 +136,12 @@ def test_examples_are_never_a_foreseen_mistake() -> None:
     spec = JudgeSpec("number", feedback=(("0.125", "That is the mean of one batch."),))
     shown = entry_examples(spec, {"type": "float", "value": 99.0})
     assert shown and "0.125" not in shown
+
+
+def test_examples_for_whole_numbers_are_whole_numbers() -> None:
+    """A stride is a whole number: `0.5, 4` under `m.stride()` suggests it need not be
+    (reader r30)."""
+    strides = {"type": "tuple", "items": [{"type": "int", "value": 3}, {"type": "int", "value": 1}]}
+    for kind in ("list", "set"):
+        shown = entry_examples(JudgeSpec(kind), strides)
+        assert len(shown) >= 2 and not any("." in e or "'" in e for e in shown), (kind, shown)

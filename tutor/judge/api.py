@@ -118,6 +118,8 @@ def _like_the_items(pool: list[str], live: Obs) -> list[str]:
         return pool
     alike = [e for e in pool
              if e == "[]" or numbers != any(c.isalpha() for c in e)]
+    if numbers and all(otype(x) == "int" for x in found):  # strides: no `0.5, 4`
+        alike = [e for e in alike if "." not in e]
     return alike if len(alike) >= 2 else pool
 
 
