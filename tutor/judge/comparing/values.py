@@ -140,6 +140,7 @@ def compare_tensor(p: TensorP, live: Obs, tol: Tolerance | None) -> Outcome:
             for i in bad[:5]:
                 where = _index(i, shape) if shape else "the value"
                 said = leaf_text(p.leaves[0] if p.uniform else p.leaves[i])
+                said += "0" if said.endswith(".") else ""  # `0.` beside the live 3.0: 0.0
                 details.append((f"At {where}: you said ", Said(said), ", the live value is ",
                                 Item(scalar_obs(leaves[i], live_dtype)), "."))
     dtype_off = _dtype_difference(p, live_dtype)
