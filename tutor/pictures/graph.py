@@ -68,7 +68,8 @@ def _node_segments(node: dict[str, Any]) -> list[Segment]:
 
 # what the saved tensors' names (the arguments of torch's derivative formulas) mean
 ARGUMENTS = {"self": "the operation's first input", "other": "its second input",
-             "result": "its output"}
+             "result": "its output", "exponent": "pow's exponent",
+             "mat1": "a matrix product's first matrix", "mat2": "its second matrix"}
 
 
 def _name_key(nodes: Iterable[dict[str, Any]]) -> str:
