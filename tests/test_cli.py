@@ -89,7 +89,7 @@ def test_check_text_report_points_at_the_yaml_line() -> None:
 
 
 def test_play_through_a_pipe() -> None:
-    answers = "what?\nhint\n0.61\nLogBackward0\n1.2\nreveal\n"
+    answers = "what?\nhint\n0.61\nNone\n1.2\nreveal\n"
     proc = tutor("play", "samples/accumulate", stdin=answers)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
