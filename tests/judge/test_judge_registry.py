@@ -145,3 +145,11 @@ def test_examples_for_whole_numbers_are_whole_numbers() -> None:
     for kind in ("list", "set"):
         shown = entry_examples(JudgeSpec(kind), strides)
         assert len(shown) >= 2 and not any("." in e or "'" in e for e in shown), (kind, shown)
+
+
+def test_exception_examples_do_not_betray_the_answer_by_their_number() -> None:
+    """Three examples whether or not the answer is one of the pool's names: with a pool of
+    four, the one left out of `IndexError · KeyError` was the answer (reader r40)."""
+    for name in ("TypeError", "RuntimeError", "KeyError"):
+        shown = entry_examples(JudgeSpec("exception"), exc(name), 3, seed="s")
+        assert len(shown) == 3 and name not in shown, (name, shown)

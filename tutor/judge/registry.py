@@ -267,7 +267,8 @@ _KINDS = (
     Kind(
         "exception", "The exception raised (RuntimeError), 'raises', or 'no error'.",
         label="the exception's name, or: no error",
-        examples=("IndexError", "TypeError", "KeyError", "no error"), entry="line",
+        examples=("IndexError", "TypeError", "KeyError", "ValueError", "AttributeError",
+                  "ZeroDivisionError"), entry="line",
         how="Name the exception raised, or say it raises, or no error",
         read=_read_exception, compare=_adapt(ExcP, cw.compare_exception),
         notate=sn.exception_candidates, style=Style(view=sd.view_exception, none="no error"),
