@@ -112,7 +112,7 @@ def test_play_through_a_pipe() -> None:
 
 
 def test_play_json_records_and_clean_eof() -> None:
-    proc = tutor("play", "samples/accumulate", "--json", stdin="0.61\nLogBackward\n")
+    proc = tutor("play", "samples/accumulate", "--json", stdin="0.61\n1\n")
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [r["verdict"] for r in records] == ["incorrect", "incorrect"]

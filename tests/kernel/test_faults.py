@@ -355,11 +355,12 @@ def test_200_threads(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         reply = s.run_step(textwrap.dedent("""\
             import threading, time
-            done = []
-            threads = [threading.Thread(target=lambda: (time.sleep(0.2), done.append(1)))
+            done, go = [], threading.Event()
+            threads = [threading.Thread(target=lambda: (go.wait(20), done.append(1)))
                        for _ in range(200)]
             for t in threads: t.start()
-            peak = threading.active_count()
+            peak = threading.active_count()  # all 200 alive: none can finish before `go`
+            go.set()
             for t in threads: t.join()
             # and some that are still running when the run ends
             for _ in range(50):
@@ -368,7 +369,7 @@ def test_200_threads(kernel: Kernel) -> None:
                        {"kind": "number", "expect": "peak"}], timeout=20)
         assert reply["error"] is None
         assert reply["observations"][0]["value"] == 200
-        assert reply["observations"][1]["value"] > 100
+        assert reply["observations"][1]["value"] > 200
     assert_healthy(kernel)
 
 
