@@ -138,6 +138,18 @@ def test_choice_forms(text: str) -> None:
     assert status("choice", text, s("logModel, powModel"), choices=CHOICES) is X, text
 
 
+def test_a_choice_without_its_closing_aside() -> None:
+    """`z grows by ln 2` picks "z grows by ln 2 (about 0.69)" (reader r42 was asked to pick
+    again); not when it is another choice's whole text, nor half of a choice."""
+    aside = ("z is unchanged", "z grows by ln 2 (about 0.69)", "z doubles")
+    live = s("z grows by ln 2 (about 0.69)")
+    assert status("choice", "z grows by ln 2", live, choices=aside) is C
+    assert status("choice", "z doubles", live, choices=aside) is X
+    assert status("choice", "grows by ln 2", live, choices=aside) is INV
+    both = ("x", "x (a)", "y")
+    assert status("choice", "x", s("x (a)"), choices=both) is X  # "x" is the first choice
+
+
 def test_choice_invalid_lists_the_choices() -> None:
     v = judge(JudgeSpec("choice", choices=CHOICES), "4", s("nothing"))
     assert v.status is INV

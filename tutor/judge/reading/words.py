@@ -129,6 +129,9 @@ def _as_number(text: str) -> Num | None:
     return node if isinstance(node, Num) else None
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)\s*$")  # a choice's closing aside: "(about 0.69)"
+
+
 def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     """A choice by number (`2`, `option 2`, `(2)`), by text, or by letter (`b`).
 
@@ -150,6 +153,9 @@ def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     keys = [text_key(c) for c in choices]
     if keys.count(key) == 1:  # case ignored, unless two choices differ only by case
         return ChoiceP(keys.index(key))
+    short_keys = [text_key(_ASIDE.sub("", c)) for c in choices]  # "(about 0.69)" left off
+    if short_keys.count(key) == 1 and key not in keys:
+        return ChoiceP(short_keys.index(key))
     typed = _as_number(text) if len(text) < 200 else None
     if typed is not None:
         for i, c in enumerate(choices):
