@@ -48,6 +48,8 @@ def test_bool_message_and_live_forms() -> None:
     assert v.expected == "False"
     v = judge(JudgeSpec("bool"), "True", b(False))
     assert v.message == "You said True; the live value is False."
+    assert judge(JudgeSpec("bool"), "yes", b(True)).message == "Yes: the live value is True."
+    assert judge(JudgeSpec("bool"), "True", b(True)).message == "It is True."
     assert status("bool", "True", t(True, [], dtype="bool")) is C
     assert status("bool", "False", i(0)) is C
     assert status("bool", "None", NONE) is C

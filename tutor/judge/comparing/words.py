@@ -28,7 +28,8 @@ def compare_bool(p: BoolP, live: Obs) -> Outcome:
     if v is None:
         return incorrect("The live value is ", Live(live), ", not yes or no.")
     if p.value == v:
-        return correct(f"It is {v}.")
+        return correct(f"{'Yes' if v else 'No'}: the live value is {v}." if p.worded
+                       else f"It is {v}.")
     if p.worded:
         yes_no = "yes" if v else "no"
         return incorrect(f"You said {'yes' if p.value else 'no'}; it is {yes_no} "
