@@ -109,7 +109,8 @@ def entry_text(kind: str, examples: Sequence[str] = ()) -> str:
     """What an answer of `kind` may look like, the same words for every question of the
     kind: 'a number, or None · e.g. -0.25 · 7 · tensor(3.5)'."""
     said = REGISTRY[kind].label if kind in REGISTRY else "your prediction"
-    examples = [e for e in examples if e not in said]  # "or: no error · e.g. no error"
+    # what the label already names is not repeated as an example ("[] for none · e.g. []")
+    examples = [e for e in examples if e not in said]
     return said + (" · e.g. " + " · ".join(examples) if examples else "")
 
 

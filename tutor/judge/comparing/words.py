@@ -28,13 +28,16 @@ def compare_bool(p: BoolP, live: Obs) -> Outcome:
     if v is None:
         return incorrect("The live value is ", Live(live), ", not yes or no.")
     if p.value == v:
-        return correct(f"{'Yes' if v else 'No'}: the live value is {v}." if p.worded
+        return correct(f"{_yes_no(v).capitalize()}: the live value is {v}." if p.worded
                        else f"It is {v}.")
     if p.worded:
-        yes_no = "yes" if v else "no"
-        return incorrect(f"You said {'yes' if p.value else 'no'}; it is {yes_no} "
+        return incorrect(f"You said {_yes_no(p.value)}; it is {_yes_no(v)} "
                          f"(the live value is {v}).")
     return incorrect(f"You said {p.value}; the live value is {v}.")
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
 
 
 def compare_storage(p: BoolP, live: Obs) -> Outcome:
@@ -44,7 +47,7 @@ def compare_storage(p: BoolP, live: Obs) -> Outcome:
     fact = "they share memory (one storage)" if v else "they do not share memory"
     if p.value == v:
         return correct(f"{fact[0].upper()}{fact[1:]}.")
-    return incorrect(f"You said {'yes' if p.value else 'no'}; {fact}.")
+    return incorrect(f"You said {_yes_no(p.value)}; {fact}.")
 
 
 def compare_text(p: TextP, live: Obs) -> Outcome:
@@ -171,11 +174,11 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
         return incorrect("The output was too long to show in full, so I can't confirm the rest.")
     details: tuple[tuple[str], ...] = ()
     typed = forms[-1]
-    n = first_difference(typed, want)
     by_line = _line_difference(p.text, live_text)
     if by_line:
         details = ((by_line,),)
     elif want and typed:
+        n = first_difference(typed, want)
         details = ((f"The first difference is at character {n + 1}: {short(want[n:], 40)!r}.",),)
     return incorrect(f"You said {short(typed, 80)!r}; it printed {shown!r}.", details=details)
 

@@ -25,8 +25,8 @@ class KernelStatus(Static):
         label = LABELS.get(state, f"kernel: {state}")
         kernel = getattr(self.app, "kernel", None)
         if kernel is not None and state in ("ready", "busy"):
-            torch = kernel.info.get("torch")  # the torch the lessons run on
-            label += f" · torch {torch}" if torch else ""
+            version = kernel.info.get("torch")  # the torch the lessons run on
+            label += f" · torch {version}" if version else ""
             label += f" · {kernel.mode}"  # fork or spawn; the tooltip says why
             self.tooltip = f"{kernel.describe_mode()}\n{kernel.describe_cuda()}"
         self.update(label)
