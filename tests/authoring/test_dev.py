@@ -34,7 +34,9 @@ steps:
 
 async def wait_for(pilot, predicate, what: str, timeout: float = 20.0) -> None:  # noqa: ANN001
     deadline = time.monotonic() + timeout
-    while not predicate():
+    # ...and until the screen on top has mounted: a test that ends while a new screen
+    # is still composing tears it down half-built
+    while not (predicate() and pilot.app.screen.is_mounted):
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         await pilot.pause(0.05)
 
@@ -219,3 +221,46 @@ async def test_dev_reloads_when_the_packs_setup_changes(kernel, tmp_path: Path):
         await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
                        and app.screen.lesson.setup.code == "base = 5\n", "the new setup")
         assert app.reloads == 1
+
+
+
+async def test_a_change_while_the_preview_is_still_mounting_waits_for_it(
+        kernel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Swapping a preview out while it was still being built tore it down half-built:
+    its on_mount found none of its parts and the app died. A change now waits until the
+    preview on screen has mounted."""
+    import asyncio
+
+    from tutor.ui.dev import DevApp, PreviewScreen
+    from tutor.ui.screens.lesson import LessonScreen
+    from tutor.ui.widgets.kernel_status import KernelStatus
+
+    shown = KernelStatus.on_mount
+    mounting: list[bool] = []  # was the first preview mounted when the reload came?
+
+    async def slow_mount(self: KernelStatus) -> None:
+        if isinstance(self.screen, PreviewScreen) and not mounting:
+            # the author saves while the first preview is still being built (made slow)
+            save(tmp_path / "pack.yaml", "title: P\nsetup: |\n  base = 5\n")
+            await asyncio.sleep(0.5)
+        shown(self)
+
+    monkeypatch.setattr(KernelStatus, "on_mount", slow_mount)
+    (tmp_path / "pack.yaml").write_text("title: P\nsetup: |\n  base = 1\n", encoding="utf-8")
+    path = tmp_path / "setup.yaml"
+    path.write_text(TWO_QUESTIONS.format(title="T").replace("x = 2", "x = base + 1"),
+                    encoding="utf-8")
+    app = DevApp(path, kernel=kernel, store=ProgressStore(tmp_path / "home"), poll=0.02)
+    show_preview = app.show_preview
+
+    def record_and_show() -> None:
+        if isinstance(app.screen, PreviewScreen):
+            mounting.append(app.screen.is_mounted)
+        show_preview()
+
+    monkeypatch.setattr(app, "show_preview", record_and_show)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.setup.code == "base = 5\n", "the new setup")
+        assert app.reloads == 1
+    assert mounting == [True]  # the reload came, and only once the first preview was up

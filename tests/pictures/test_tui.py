@@ -50,7 +50,9 @@ steps:
 async def wait_for(pilot, predicate: Callable[[], object], what: str,
                    timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
-    while not predicate():
+    # ...and until the screen on top has mounted: a test that ends while a new screen
+    # is still composing tears it down half-built
+    while not (predicate() and pilot.app.screen.is_mounted):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.05)

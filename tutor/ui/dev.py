@@ -173,6 +173,10 @@ class DevApp(TutorApp):
             self.push_screen(screen)
 
     def check_file(self) -> None:
+        if not self.screen.is_mounted:
+            # the last preview is still being built: swapping it out now would tear it
+            # down half-built; the change is seen again at the next poll
+            return
         stamp = self._stamps()
         if stamp == self.stamp:
             self.pending = None

@@ -94,7 +94,11 @@ class LessonScreen(TutorScreen[None]):
                 yield Static(inline(self.lesson.intro or ""), id="intro-text")
             with Fold(title="Setup, shared by the pack's lessons (runs before step 1)",
                       id="setup", collapsed=False):
-                yield Static(id="setup-code", classes="code")
+                # built here, content and all: a Fold composes its children only when it
+                # mounts itself, which may be after this screen's on_mount
+                setup = self.lesson.setup
+                yield Static(numbered(setup.code) if setup is not None else "",
+                             id="setup-code", classes="code")
             yield CodePane(id="code-pane")
             yield Static(id="failure")
             yield QuestionPane(id="question")
@@ -139,8 +143,6 @@ class LessonScreen(TutorScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#intro", Collapsible).display = bool(self.lesson.intro)
         self.query_one("#setup", Collapsible).display = self.lesson.setup is not None
-        if self.lesson.setup is not None:
-            self.query_one("#setup-code", Static).update(numbered(self.lesson.setup.code))
         # whenever the body's content is laid out anew (a step, a verdict, a hint, a
         # picture), scroll what matters into view again
         body = self.query_one("#lesson-body", VerticalScroll)

@@ -52,9 +52,15 @@ class CodePane(Vertical):
     index = 0  # the current step
     total = 0  # steps in the lesson
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # held, not queried: a Fold composes its children only when it mounts itself,
+        # which may come after the first show()
+        self.earlier_code = Static(id="earlier-code")
+
     def compose(self) -> ComposeResult:
         with Fold(title="Earlier steps", id="earlier", collapsed=False):
-            yield Static(id="earlier-code")
+            yield self.earlier_code
         yield Static(id="step-label", classes="label")
         yield Static(id="code", classes="code")
 
@@ -70,7 +76,7 @@ class CodePane(Vertical):
                 if index > 1:  # (one step: the block's title names it)
                     parts.append(Content.styled(f"Step {step.index + 1}", "bold $text-muted"))
                 parts.append(numbered(step.code, dim=True))
-            self.query_one("#earlier-code", Static).update(Content("\n").join(parts))
+            self.earlier_code.update(Content("\n").join(parts))
         self.query_one("#code", Static).update(numbered(steps[index].code))
         self.set_running(running)
 
