@@ -53,6 +53,26 @@ def test_check_takes_a_lesson_id_for_its_file_and_names_what_is_neither() -> Non
     assert proc.returncode == 1
 
 
+def test_an_id_among_the_paths_reads_every_pack_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tutor.commands import common
+    from tutor.lesson import catalog as catalog_module
+
+    real = catalog_module.load_catalog
+    full_reads: list[object] = []
+
+    def counting(paths=None, **kwargs):  # noqa: ANN001, ANN202
+        if kwargs.get("with_bundled"):
+            full_reads.append(paths)
+        return real(paths, **kwargs)
+
+    monkeypatch.setattr(common, "load_catalog", counting)
+    monkeypatch.setattr(catalog_module, "load_catalog", counting)
+    chosen = common.catalog_for([Path("core/pass"), DATA / "good" / "pass.yaml"], [DATA / "good"])
+    assert [lesson.id for lesson in chosen.lessons] == ["core/pass"]
+    assert not chosen.errors
+    assert len(full_reads) == 1  # the ids are resolved and duplicates checked in one read
+
+
 def test_check_json_reports_every_prompt_and_every_broken_thing() -> None:
     proc = tutor("check", "--json", "-j", "2", str(DATA / "bad"), str(DATA / "good"))
     assert proc.returncode == 1

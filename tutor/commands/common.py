@@ -25,23 +25,20 @@ def add_path_option(parser: argparse.ArgumentParser) -> None:
 
 def catalog_for(paths: list[Path], extra: list[Path] | None = None) -> Catalog:
     """The lessons under PATHs only, when given (every other pack still counts for
-    duplicate ids); else every lesson: bundled, --path, TUTOR_PATH and installed."""
-    if paths:
-        return select(_ids_as_files(paths, extra or []), extra or [])
-    return load_catalog(extra or [], with_bundled=True)
-
-
-def _ids_as_files(paths: list[Path], extra: list[Path]) -> list[Path]:
-    """A PATH that is no file but a lesson's id (`tutor check memory/assign`) stands
-    for that lesson's file."""
+    duplicate ids); else every lesson: bundled, --path, TUTOR_PATH and installed.
+    A PATH that is no file but a lesson's id (`tutor check memory/assign`) stands for
+    that lesson's file."""
+    extra = extra or []
+    if not paths:
+        return load_catalog(extra, with_bundled=True)
     if all(path.exists() for path in paths):
-        return paths
-    known = load_catalog(extra, with_bundled=True)
+        return select(paths, extra)
+    known = load_catalog(extra, with_bundled=True)  # read once: ids, then duplicates
     files = []
     for path in paths:
         lesson = None if path.exists() else known.get(path.as_posix())
         files.append(lesson.file if lesson is not None else path)
-    return files
+    return select(files, extra, known=known)
 
 
 def print_warnings(catalog: Catalog, file: TextIO | None = None) -> None:

@@ -169,13 +169,16 @@ def _unique(errors: list[LessonError]) -> list[LessonError]:
     return out
 
 
-def select(paths: Sequence[Path], others: Sequence[Path] = ()) -> Catalog:
+def select(paths: Sequence[Path], others: Sequence[Path] = (),
+           known: Catalog | None = None) -> Catalog:
     """The lessons under `paths` only (what `check`, `lint` and `record` act on), with
     their ids checked against every other pack tutor knows: the bundled ones, `others`
-    (`--path`), TUTOR_PATH and installed packs.  An installed copy of the same pack
-    is the same pack, not a duplicate; problems of the other packs are not reported."""
+    (`--path`), TUTOR_PATH and installed packs (`known`, when the caller has loaded them
+    already).  An installed copy of the same pack is the same pack, not a duplicate;
+    problems of the other packs are not reported."""
     chosen = load_catalog(paths, with_env=False, with_bundled=False)
-    known = load_catalog(others, with_env=True, with_bundled=True)
+    if known is None:
+        known = load_catalog(others, with_env=True, with_bundled=True)
     chosen.warnings += known.warnings
     for lesson in list(chosen.lessons):
         other = known.get(lesson.id)
