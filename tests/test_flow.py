@@ -180,6 +180,29 @@ def test_examples_under_the_entry_are_never_this_questions_answer(
     assert shown == flow.entry_examples()  # stable for the question
 
 
+@pytest.mark.parametrize(("kind", "live"), [
+    ("set", {"type": "set", "items": [s("w")]}),
+    ("list", {"type": "list", "items": [s("b")]}),
+    ("exception", {"type": "exception", "name": "IndexError", "message": "",
+                   "mro": ["IndexError"]}),
+])
+def test_the_entry_shows_three_examples_the_label_does_not_name(
+        tmp_path: Path, kind: str, live: dict[str, Any]) -> None:
+    """`[]` (or `no error`) is in the label; dropped after the pick, it left two examples
+    on some questions and three on others."""
+    label = REGISTRY[kind].label
+    expect = "" if kind == "exception" else "\n        expect: v"
+    for n in range(12):  # twelve questions, twelve picks
+        path = tmp_path / f"q{n}.yaml"
+        path.write_text(f"id: t/q{n}\ntitle: Q\ntopic: t\nsteps:\n  - code: v = 1\n"
+                        f"    predict:\n      - ask: v?\n        kind: {kind}{expect}\n"
+                        f"        answer: x\n")
+        flow = LessonFlow(load_lesson(path))
+        flow.outcome = StepOutcome(flow.step, observations=[live])
+        shown = flow.entry_examples()
+        assert len(shown) == 3 and not any(e in label for e in shown), shown
+
+
 def test_plurals() -> None:
     assert plural(1, "step") == "1 step" and plural(2, "step") == "2 steps"
     assert plural(0, "question") == "0 questions"

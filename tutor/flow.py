@@ -318,7 +318,9 @@ class LessonFlow:
         if prompt is None or self.outcome is None or self.problem():
             return []
         live = self.outcome.live(prompt) or {"type": "none"}
-        return entry_examples(prompt.spec, live, n, seed=f"{self.lesson.id}:{self.position}")
+        label = REGISTRY[prompt.kind].label if prompt.kind in REGISTRY else ""
+        return entry_examples(prompt.spec, live, n, seed=f"{self.lesson.id}:{self.position}",
+                              beside=label)
 
     def gives_away(self, text: str) -> bool:
         """Would typing some phrase of `text` be judged right for the current question?"""

@@ -44,19 +44,22 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
 
 
 def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = None,
-                   seed: str = "") -> list[str]:
+                   seed: str = "", beside: str = "") -> list[str]:
     """The kind's example answers, without those that would be right for `live` and,
     for sets and lists, those that name one of its items (all of them when the live
     value is not known yet).
 
     With `n`, at most `n` of them, picked by `seed` and kept in the registry's order:
     were the first `n` always shown, the one missing would point at the answer.  The
-    same seed gives the same pick (a question shows the same examples each time)."""
+    same seed gives the same pick (a question shows the same examples each time).
+    Examples that `beside` (the text shown with them, such as the entry's label)
+    already holds are left out before the pick, so it still shows `n`."""
     kind = REGISTRY.get(spec.kind)
     if kind is None:
         return []
-    pool = list(kind.examples) if live is None else \
-        [e for e in kind.examples
+    named = [e for e in kind.examples if e not in beside] if beside else list(kind.examples)
+    pool = named if live is None else \
+        [e for e in named
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
     if live is not None and spec.feedback:  # a likely wrong answer is no neutral example
         pool = [e for e in pool if not _a_foreseen_mistake(kind, spec, e)]
