@@ -157,3 +157,19 @@ def test_complex_tensor() -> None:
     live = t([[1.0, 2.0], [3.0, -1.0]], [2], dtype="complex64")
     assert status("tensor", "tensor([1.+2.j, 3.-1.j])", live) is C
     assert status("tensor", "tensor([1.+2.j, 3.+1.j])", live) is X
+
+
+def test_a_sentence_quotes_a_value_torch_writes_on_several_lines_on_one_line() -> None:
+    """"The live value is Parameter containing:⏎tensor(...)." broke the verdict's line
+    (reader r36); the value's own block, shown beside it, keeps torch's layout."""
+    param = t([0.0, 0.0], [1, 2], requires_grad=True, is_parameter=True)
+    param["repr"] = "Parameter containing:\ntensor([[0., 0.]], requires_grad=True)"
+    v = judge(JudgeSpec("tensor"), "[[1., 0.]]", param)
+    assert v.status is X and "\n" not in v.message
+    assert "The live value is Parameter containing: tensor([[0., 0.]], requires_grad=True)." \
+        in v.message
+    assert v.expected == param["repr"]  # the block itself is torch's
+    grid = t([0.0, 1.0, 2.0, 3.0], [2, 2])
+    grid["repr"] = "tensor([[0., 1.],\n        [2., 3.]])"
+    v = judge(JudgeSpec("number"), "3", grid)
+    assert "not one number: tensor([[0., 1.], [2., 3.]])." in v.message

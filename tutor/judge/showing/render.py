@@ -15,13 +15,20 @@ def render(msg: Msg, style: Style = PLAIN) -> str:
         elif isinstance(part, Said):
             out.append(short(part.text, part.limit))
         elif isinstance(part, Live):
-            out.append(show(part.obs, style))
+            out.append(one_line(show(part.obs, style)))
         elif isinstance(part, Item):
             out.append(show_item(part.obs))
     text = "".join(out)
     if text.endswith("..") and not text.endswith("..."):
         text = text[:-1]  # a sentence ends once, even after "1."
     return text
+
+
+def one_line(text: str) -> str:
+    """A value torch writes on several lines, as a sentence quotes it: `Parameter
+    containing: tensor([1.], ...)`, `tensor([[0., 1.], [2., 3.]])` (the value's own
+    block, shown beside the sentence, keeps torch's layout)."""
+    return " ".join(line.strip() for line in text.splitlines()) if "\n" in text else text
 
 
 def listing(examples: list[str]) -> str:
