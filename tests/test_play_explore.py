@@ -76,3 +76,13 @@ def test_through_a_pipe_the_next_line_is_the_next_answer(
     out = play(tmp_path, monkeypatch, capsys, io.StringIO("2\n11\n"))
     assert "not used" not in out
     assert "finished: 1 of 2 right, 1 wrong" in out
+
+
+def test_in_a_terminal_an_empty_line_at_a_question_just_asks_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An Enter too many (a learner used to pressing it after each verdict) is no
+    answer and no mistake: the prompt comes again, without a "Type an answer"."""
+    out = play(tmp_path, monkeypatch, capsys, Terminal("\n2\n\n\n10\n"))
+    assert "Type an answer" not in out
+    assert "finished: 2 of 2 right" in out

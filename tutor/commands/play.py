@@ -190,6 +190,8 @@ class Player:
             text = self.read_line(stdin)
             if text is None:
                 return False
+            if not text and stdin.isatty():
+                continue  # an Enter too many (after a verdict, say): the prompt again, no "?"
             low = text.lower()
             if text.startswith(":"):
                 self.prose("? Pictures show live values, so they open once this step's "
