@@ -116,9 +116,10 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
             pic.add(seg(prefix + branch, "rule"), *label, seg(" ↑ again (shown above)", "dim"))
             return
         shown.add(node_id)
-        pic.add(seg(prefix + branch, "rule"), *_node_segments(node))
         nxt = node.get("next", [])
         child_prefix = prefix + (PIPE if branch == TEE else BLANK if branch == ELBOW else "")
+        pic.add_flowing((seg(prefix + branch, "rule"), *_node_segments(node)),
+                        lead=child_prefix + (PIPE if nxt else BLANK))
         for i, child in enumerate(nxt):
             walk(child, child_prefix, ELBOW if i == len(nxt) - 1 else TEE)
 

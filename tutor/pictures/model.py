@@ -12,10 +12,11 @@ Styles are semantic roles, not colours; a front end maps them as it likes
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 ELLIPSIS = "…"
+SEPARATOR = " · "  # between the facts of one entry: where a long entry may break
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,29 @@ class Picture:
 
     def add(self, *parts: Segment | str) -> None:
         self.lines.append(fit(line(*parts), self.width))
+
+    def add_flowing(self, parts: Sequence[Segment], lead: str) -> None:
+        """One entry (a graph's node and its facts) on as many lines as it needs:
+        it breaks only before a fact (a segment opening with ` · `), and each line it
+        goes on to starts with `lead` (the tree's lines going on below the entry).
+        Only a fact too long for a line of its own is cut."""
+        chunks: list[list[Segment]] = []
+        for part in parts:
+            if not chunks or part.text.startswith(SEPARATOR):
+                chunks.append([part])
+            else:
+                chunks[-1].append(part)
+        current: list[Segment] = []
+        for chunk in chunks:
+            size = sum(len(s.text) for s in chunk)
+            if current and sum(len(s.text) for s in current) + size > self.width:
+                self.lines.append(fit(tuple(current), self.width))
+                first = chunk[0]
+                current = [Segment(lead, "rule"),
+                           Segment(first.text.removeprefix(" "), first.style), *chunk[1:]]
+            else:
+                current += chunk
+        self.lines.append(fit(tuple(current), self.width))
 
     def extend(self, lines: Iterable[Line]) -> None:
         self.lines.extend(fit(ln, self.width) for ln in lines)
