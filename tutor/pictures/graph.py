@@ -105,6 +105,8 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
         node = nodes.get(node_id)
         if node is None:
             return
+        # where this node's lines go on below it: its children's branches, its facts
+        child_prefix = prefix + (PIPE if branch == TEE else BLANK if branch == ELBOW else "")
         if node_id in shown:
             label = [seg(node["name"], "op")]
             var = node.get("variable")
@@ -113,11 +115,11 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
             elif _tensor_names(node.get("tensors") or []):
                 first = _tensor_names(node["tensors"])[0]
                 label += [seg(" = ", "rule"), seg(f"{first}.grad_fn", "name")]
-            pic.add(seg(prefix + branch, "rule"), *label, seg(" ↑ again (shown above)", "dim"))
+            pic.add_flowing((seg(prefix + branch, "rule"), *label,
+                             seg(" ↑ again (shown above)", "dim")), lead=child_prefix + BLANK)
             return
         shown.add(node_id)
         nxt = node.get("next", [])
-        child_prefix = prefix + (PIPE if branch == TEE else BLANK if branch == ELBOW else "")
         pic.add_flowing((seg(prefix + branch, "rule"), *_node_segments(node)),
                         lead=child_prefix + (PIPE if nxt else BLANK))
         for i, child in enumerate(nxt):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 ELLIPSIS = "…"
-SEPARATOR = " · "  # between the facts of one entry: where a long entry may break
+SEPARATORS = (" · ", " ↑ ")  # open the facts of one entry: where a long entry may break
 
 
 @dataclass(frozen=True)
@@ -89,12 +89,12 @@ class Picture:
 
     def add_flowing(self, parts: Sequence[Segment], lead: str) -> None:
         """One entry (a graph's node and its facts) on as many lines as it needs:
-        it breaks only before a fact (a segment opening with ` · `), and each line it
+        it breaks only before a fact (a segment opening with ` · ` or ` ↑ `), and each line it
         goes on to starts with `lead` (the tree's lines going on below the entry).
         Only a fact too long for a line of its own is cut."""
         chunks: list[list[Segment]] = []
         for part in parts:
-            if not chunks or part.text.startswith(SEPARATOR):
+            if not chunks or part.text.startswith(SEPARATORS):
                 chunks.append([part])
             else:
                 chunks[-1].append(part)
