@@ -116,3 +116,24 @@ def test_storage_edge_cases_render_without_a_kernel() -> None:
     assert "no storage (sparse, meta or other layouts)" in text
     empty = render_text({"type": "storage", "expr": None, "storages": []})
     assert empty.splitlines()[1] == "(no tensors in the lesson's namespace yet)"
+
+
+def test_a_node_too_wide_goes_on_below_under_the_trees_lines() -> None:
+    """Facts that do not fit go on the next lines, under the tree's own lines (a `│`
+    where the node's children follow); only what is too long for a line of its own is
+    cut (reader r52 lost `✗ freed: other, se…` at 80 columns)."""
+    data = {"type": "graph", "expr": "loss", "root": "n1", "saved": "freed", "nodes": [
+        {"id": "n1", "name": "MulBackward0", "next": ["n2"], "saved": "freed",
+         "saved_names": ["other", "self"],
+         "tensors": [{"names": ["feature_t", "identity_t"], "hooks": 0}]},
+        {"id": "n2", "name": "PowBackward0", "next": [], "saved": "kept",
+         "saved_names": ["self", "result", "exponent", "other", "mat1", "mat2"],
+         "tensors": [{"names": ["t"], "hooks": 0}]}]}
+    lines = render_text(data, 40).splitlines()
+    assert lines[1:5] == [
+        "MulBackward0 = grad_fn of feature_t, id…",  # a node's name and names: one piece
+        "│  · ✗ freed: other, self",
+        "└─ PowBackward0 = t.grad_fn",
+        "      · saved: self, result, exponent, …",
+    ]
+    assert all(len(ln) <= 40 for ln in lines)
