@@ -86,3 +86,15 @@ def test_in_a_terminal_an_empty_line_at_a_question_just_asks_again(
     out = play(tmp_path, monkeypatch, capsys, Terminal("\n2\n\n\n10\n"))
     assert "Type an answer" not in out
     assert "finished: 2 of 2 right" in out
+
+
+@pytest.mark.parametrize("stdin", [Terminal("2\nquit\n"), io.StringIO("2\nquit\n")],
+                         ids=["terminal", "pipe"])
+def test_quit_at_the_picture_prompt_stops_before_the_next_step_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], stdin: io.StringIO) -> None:
+    """`quit` at the `:` prompt stopped only after the next step was shown and run,
+    taken as its question's answer (a reviewer's find)."""
+    out = play(tmp_path, monkeypatch, capsys, stdin)
+    assert "step 2 of 2" not in out and "> quit" not in out
+    assert "stopped: 1 of 2 right" in " ".join(out.split())

@@ -92,7 +92,12 @@ class Player:
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
-        self.width = terminal_width(out)  # prose is wrapped to it, between words
+
+    @property
+    def width(self) -> int:
+        """The terminal's columns, now (a window resized mid-lesson is followed): prose
+        is wrapped to them, between words, and pictures drawn within them."""
+        return terminal_width(self.out)
 
     # ------------------------------------------------------------------ input/output
     def read_line(self, stdin: TextIO, prompt: str = "> ") -> str | None:
@@ -242,8 +247,9 @@ class Player:
             self.markdown(prompt.explain, "    ")
 
     # ------------------------------------------------------------------ pictures
-    def explore(self, step_shows: list[str], stdin: TextIO) -> None:
-        """After a step's questions: its pictures, then `:` requests until another line."""
+    def explore(self, step_shows: list[str], stdin: TextIO) -> bool:
+        """After a step's questions: its pictures, then `:` requests until another line.
+        False when the learner quit there."""
         for spec in dict.fromkeys(step_shows):
             self.picture(spec)
         tty = stdin.isatty()
@@ -255,13 +261,17 @@ class Player:
                 self.out.flush()
             raw = stdin.readline()
             text = raw.strip()
+            if text.casefold() in QUIT_WORDS:  # here and now, before the next step runs
+                if not tty:
+                    self.say(f"  : {text}")
+                return False
             if not text.startswith(":"):
-                if text and (not tty or text.casefold() in QUIT_WORDS):
+                if text and not tty:
                     self.pushed_back = text  # piped: read ahead, the next question's answer
                 elif text:  # typed before the next question was shown: not its answer
                     self.say(f"  (not a picture request, so {sanitize(text)[:40]!r} is not used: "
                              "answer the next question below)")
-                return  # (at the end of input the next read ends the lesson)
+                return True  # (at the end of input the next read ends the lesson)
             if not tty:
                 self.say(f"  : {text}")
             self.picture(text)
@@ -321,8 +331,9 @@ class Player:
                 if not flow.more_in_step:
                     break
                 flow.advance()
-            if step.prompts:
-                self.explore([p.show for p in step.prompts if p.show], stdin)
+            if step.prompts and not self.explore([p.show for p in step.prompts if p.show],
+                                                 stdin):
+                return False
             if outcome.stdout.strip():
                 self.say("  output:")
                 self.block(outcome.stdout, "    ")
