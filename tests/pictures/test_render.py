@@ -130,10 +130,28 @@ def test_a_node_too_wide_goes_on_below_under_the_trees_lines() -> None:
          "saved_names": ["self", "result", "exponent", "other", "mat1", "mat2"],
          "tensors": [{"names": ["t"], "hooks": 0}]}]}
     lines = render_text(data, 40).splitlines()
-    assert lines[1:5] == [
-        "MulBackward0 = grad_fn of feature_t, id…",  # a node's name and names: one piece
+    assert lines[1:6] == [
+        "MulBackward0",
+        "│  = grad_fn of feature_t, identity_t",
         "│  · ✗ freed: other, self",
         "└─ PowBackward0 = t.grad_fn",
         "      · saved: self, result, exponent, …",
     ]
     assert all(len(ln) <= 40 for ln in lines)
+
+
+def test_a_node_shown_again_is_named_as_it_was_first() -> None:
+    """`MulBackward0 = grad_fn of feature, identity`, then its repeat named
+    `feature.grad_fn` only: one node, two names (a reviewer's find)."""
+    shared = {"id": "n2", "name": "MulBackward0", "next": [], "saved": "kept",
+              "saved_names": ["other"],
+              "tensors": [{"names": ["feature", "identity"], "hooks": 0}]}
+    data = {"type": "graph", "expr": "out", "root": "n1", "saved": "kept", "nodes": [
+        {"id": "n1", "name": "AddBackward0", "next": ["n2", "n3"], "saved": "none",
+         "saved_names": [], "tensors": [{"names": ["out"], "hooks": 0}]},
+        shared,
+        {"id": "n3", "name": "MulBackward0", "next": ["n2"], "saved": "none",
+         "saved_names": [], "tensors": []}]}
+    lines = render_text(data, 80).splitlines()
+    assert lines[2] == "├─ MulBackward0 = grad_fn of feature, identity · saved: other"
+    assert lines[4] == "   └─ MulBackward0 = grad_fn of feature, identity ↑ again (shown above)"

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, names, shape
-from tutor.pictures.model import Picture, Segment, seg, wrap
+from tutor.pictures.model import GRAD_FN_OF, Picture, Segment, seg, wrap
 
 INTEGER = ("int", "uint", "bool")  # dtypes that can never require grad
 
@@ -28,6 +28,17 @@ def _tensor_names(entries: list[dict[str, Any]]) -> list[str]:
     for e in entries:
         out += [n for n in e.get("names", []) if n not in out]
     return out
+
+
+def _grad_fn_of(tensors: list[dict[str, Any]]) -> list[Segment]:
+    """` = y.grad_fn`, or ` = grad_fn of feature, identity` where several names hold
+    the node's tensor (a long list of names may go on below: it opens like a fact)."""
+    named = _tensor_names(tensors)
+    if not named:
+        return []
+    if len(named) == 1:
+        return [seg(" = ", "rule"), seg(f"{named[0]}.grad_fn", "name")]
+    return [seg(GRAD_FN_OF, "rule"), seg(names(named), "name")]
 
 
 def _node_segments(node: dict[str, Any]) -> list[Segment]:
@@ -45,12 +56,7 @@ def _node_segments(node: dict[str, Any]) -> list[Segment]:
         if var.get("hooks"):
             parts.append(seg(f" · {var['hooks']} hook{'s' * (var['hooks'] > 1)}", "warn"))
     tensors = node.get("tensors") or []
-    named = _tensor_names(tensors)
-    if named:
-        if len(named) == 1:
-            parts += [seg(" = ", "rule"), seg(f"{named[0]}.grad_fn", "name")]
-        else:
-            parts += [seg(" = grad_fn of ", "rule"), seg(names(named), "name")]
+    parts += _grad_fn_of(tensors)
     for t in tensors:
         who = t["names"][0] if t.get("names") else "?"
         if t.get("retains_grad"):
@@ -112,9 +118,8 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
             var = node.get("variable")
             if var is not None and var.get("names"):
                 label += [seg(" → ", "rule"), seg(f"{var['names'][0]}.grad", "leaf")]
-            elif _tensor_names(node.get("tensors") or []):
-                first = _tensor_names(node["tensors"])[0]
-                label += [seg(" = ", "rule"), seg(f"{first}.grad_fn", "name")]
+            else:  # named as where it was first shown
+                label += _grad_fn_of(node.get("tensors") or [])
             pic.add_flowing((seg(prefix + branch, "rule"), *label,
                              seg(" ↑ again (shown above)", "dim")), lead=child_prefix + BLANK)
             return

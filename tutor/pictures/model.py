@@ -16,7 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 ELLIPSIS = "…"
-SEPARATORS = (" · ", " ↑ ")  # open the facts of one entry: where a long entry may break
+GRAD_FN_OF = " = grad_fn of "  # a graph node held by several names: `= grad_fn of a, b`
+# what opens a fact of one entry: where a long entry may break
+SEPARATORS = (" · ", " ↑ ", GRAD_FN_OF)
 
 
 @dataclass(frozen=True)
@@ -88,10 +90,10 @@ class Picture:
         self.lines.append(fit(line(*parts), self.width))
 
     def add_flowing(self, parts: Sequence[Segment], lead: str) -> None:
-        """One entry (a graph's node and its facts) on as many lines as it needs:
-        it breaks only before a fact (a segment opening with ` · ` or ` ↑ `), and each line it
-        goes on to starts with `lead` (the tree's lines going on below the entry).
-        Only a fact too long for a line of its own is cut."""
+        """One entry (a graph's node and its facts) on as many lines as it needs: it
+        breaks only before a fact (a segment opening with one of SEPARATORS), and each
+        line it goes on to starts with `lead` (the tree's lines going on below the
+        entry). Only a fact too long for a line of its own is cut."""
         chunks: list[list[Segment]] = []
         for part in parts:
             if not chunks or part.text.startswith(SEPARATORS):
