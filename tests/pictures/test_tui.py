@@ -119,3 +119,79 @@ async def test_pictures_open_after_a_verdict_and_from_the_repl(
         assert "shares x's memory, ._base None" in log and "not a view" not in log
         assert "InspectError: tree: `x` is a Tensor, not an nn.Module" in log
         assert "unknown picture 'graf'" in log
+
+
+TALL = """\
+id: tui/tall
+title: A tall verdict
+topic: testing
+intro: |
+  The toy residual block of the *Tensors and memory* pack, now with weights
+  that require grad: `feature = w1 * inp`, `out = identity + w2 * feature`,
+  `loss = (out - 8.5) ** 2`, with `inp = 1`, `w1 = 2`, `w2 = 3`. Forward,
+  that is `feature = 2`, `out = 8` and `loss = 0.25`. Now the gradients:
+  with the plain alias `identity = feature`, with a clone, and with an
+  in-place multiply meant for the branch. Each version gets its own fresh weights.
+steps:
+  - code: |
+      inp = torch.tensor(1.)
+      w1 = torch.tensor(2., requires_grad=True)
+      w2 = torch.tensor(3., requires_grad=True)
+      feature = w1 * inp
+      identity = feature
+      out = identity + w2 * feature
+      loss = (out - 8.5) ** 2
+      loss.backward()
+    predict:
+      - ask: What is `w1.grad`?
+        kind: number
+        show: graph loss
+        expect: w1.grad
+        answer: "-4.0"
+        hint: Two paths.
+        explain: |
+          `d loss/d out = 2 (8 - 8.5) = -1`. `feature` is used twice: the skip
+          path contributes `1` per unit of `feature`, the branch `w2 = 3`. The
+          engine sums them at `feature`'s node, `-1 * (1 + 3) = -4`, and
+          `d feature/d w1 = inp = 1`. One tensor used twice is all a residual
+          connection needs.
+"""
+
+
+@pytest.mark.parametrize(("height", "told"), [(24, True), (32, False)])
+async def test_the_picture_is_pointed_at_only_when_it_is_left_below(
+        kernel: Kernel, tutor_home: Path, tmp_path: Path, height: int, told: bool) -> None:
+    """"The picture is below…" came even when the scroll that followed brought the
+    picture into view (a reviewer saw it at 70 columns, 30 to 34 rows here); it is said
+    only once the scroll is final, and only when the picture is still below the screen."""
+    from textual.containers import VerticalScroll
+    from textual.widgets import Input
+
+    from tutor.ui.app import TutorApp
+    from tutor.ui.screens.catalog import CatalogScreen
+    from tutor.ui.screens.lesson import LessonScreen
+    from tutor.ui.widgets.picture import PicturePane, PictureView
+
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "tui.yaml").write_text(TALL, encoding="utf-8")
+    catalog = load_catalog([tmp_path / "lessons"], with_env=False, with_bundled=False)
+    app = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+    async with app.run_test(size=(70, height)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), "the catalog")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.mode == "asking", "the step to run")
+        screen.query_one("#text-entry", Input).value = ""
+        await pilot.press(*"-4", "enter")
+        await wait_for(pilot, lambda: screen.mode == "judged", "the verdict")
+        await pilot.press("p")
+        view = screen.query_one(PicturePane).query_one(PictureView)
+        await wait_for(pilot, lambda: view.data is not None, "the picture's data")
+        for _ in range(6):  # the scroll and the note each wait for a refresh or two
+            await pilot.pause(0.05)
+        said = [n.message for n in app._notifications]
+        pane = screen.query_one(PicturePane)
+        body = screen.query_one("#lesson-body", VerticalScroll)
+        assert (pane.region.y >= body.scrollable_content_region.bottom - 2) is told
+        assert any("picture is below" in m for m in said) is told, said

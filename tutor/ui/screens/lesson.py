@@ -267,11 +267,13 @@ class LessonScreen(TutorScreen[None]):
             parts.append("p: picture")
         return "   ".join(parts)
 
-    def keep_in_view(self, tries: int = 3) -> None:
+    def keep_in_view(self, tries: int = 3, then_say_where_the_picture_is: bool = False) -> None:
         """Scroll the body so that what matters now is on screen (see the module doc).
         Widgets just filled may not be laid out yet: then it looks again after the
         next refresh.  A call queued before the screen was replaced (`tutor dev`
-        reloads it) finds nothing to scroll and does nothing."""
+        reloads it) finds nothing to scroll and does nothing.  With
+        `then_say_where_the_picture_is`, once the scroll is final, a picture left
+        below the screen is pointed at (not before: it may yet scroll into view)."""
         bodies = self.query("#lesson-body").results(VerticalScroll)
         body = next(iter(bodies), None)
         if body is None or not self.is_attached:
@@ -305,7 +307,9 @@ class LessonScreen(TutorScreen[None]):
         stale = any(w.display and w.virtual_region.height == 0
                     for w in (self.question, self.verdict, self.notes, picture))
         if (stale or y > body.max_scroll_y) and tries > 0:
-            self.call_after_refresh(self.keep_in_view, tries - 1)
+            self.call_after_refresh(self.keep_in_view, tries - 1, then_say_where_the_picture_is)
+        elif then_say_where_the_picture_is:
+            self.call_after_refresh(self.say_where_the_picture_is)
         body.scroll_to(y=y, animate=False, immediate=True)
 
     # ------------------------------------------------------------------ answering
@@ -422,8 +426,7 @@ class LessonScreen(TutorScreen[None]):
             pane.show(spec)
 
     def on_picture_pane_drawn(self, event: PicturePane.Drawn) -> None:
-        self.call_after_refresh(self.keep_in_view)
-        self.call_after_refresh(self.say_where_the_picture_is)
+        self.call_after_refresh(self.keep_in_view, 3, True)
 
     def say_where_the_picture_is(self) -> None:
         pane, body = self.query_one(PicturePane), self.query_one("#lesson-body", VerticalScroll)
