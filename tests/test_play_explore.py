@@ -98,3 +98,16 @@ def test_quit_at_the_picture_prompt_stops_before_the_next_step_runs(
     out = play(tmp_path, monkeypatch, capsys, stdin)
     assert "step 2 of 2" not in out and "> quit" not in out
     assert "stopped: 1 of 2 right" in " ".join(out.split())
+
+
+def test_in_a_terminal_a_picture_request_may_leave_out_its_colon(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`graph a` typed as the error's old example (`e.g. graph z`, no colon) was taken
+    as "not a picture request" and the chance to look was gone (a reviewer's find)."""
+    out = play(tmp_path, monkeypatch, capsys, Terminal("2\n:graph\nstorage\n\n10\n"))
+    flat = " ".join(out.split())
+    assert "`:graph` needs an expression, e.g. `:graph z`" in flat
+    assert "not a picture request" not in out
+    assert flat.count("storage map") >= 2  # the step's own `show: storage`, then the request
+    assert "finished: 2 of 2 right" in out

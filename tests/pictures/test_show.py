@@ -35,6 +35,9 @@ def test_show_specs_parse(text: str, spec: ShowSpec) -> None:
     ("graf z", "unknown picture 'graf'"),
     ("", "unknown picture ''"),
     ("graph z +", "`z +` is not a Python expression"),
+    # typed at a `:` prompt: the examples have the colon, so they can be typed as shown
+    (":graph", "`:graph` needs an expression, e.g. `:graph z`"),
+    (":graf z", "unknown picture 'graf': use `:graph EXPR`, `:storage` (or `:storage EXPR`)"),
 ])
 def test_bad_show_specs_say_why(text: str, message: str) -> None:
     with pytest.raises(ValueError) as info:

@@ -34,7 +34,7 @@ from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
 from tutor.markup import plain_inline, plain_text, plural
-from tutor.pictures import parse_show, render
+from tutor.pictures import KINDS, parse_show, render
 from tutor.progress import ProgressStore
 from tutor.redo import ask_again, queue
 from tutor.safetext import json_dumps, sanitize
@@ -265,7 +265,9 @@ class Player:
                 if not tty:
                     self.say(f"  : {text}")
                 return False
-            if not text.startswith(":"):
+            # in a terminal, `graph z` without its colon is a picture request too
+            asked = text.startswith(":") or (tty and text.split(" ")[0].lower() in KINDS)
+            if not asked:
                 if text and not tty:
                     self.pushed_back = text  # piped: read ahead, the next question's answer
                 elif text:  # typed before the next question was shown: not its answer

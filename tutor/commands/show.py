@@ -17,7 +17,7 @@ from tutor.commands.common import add_path_option
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
-from tutor.pictures import KINDS, USAGE, parse_show, render
+from tutor.pictures import KINDS, parse_show, render, usage
 from tutor.safetext import json_dumps
 
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = parse_show(" ".join([args.what, *args.expr]))
     except ValueError as exc:
-        print(f"tutor show: {exc} (pictures: {USAGE})", file=sys.stderr)
+        print(f"tutor show: {exc} (pictures: {usage()})", file=sys.stderr)
         return 2
     try:
         lesson = find_lesson(args.lesson, args.path)

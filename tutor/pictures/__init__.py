@@ -19,15 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.pictures.graph import render_graph
-from tutor.pictures.model import Line, Picture, Segment, line_text
+from tutor.pictures.model import Line, Picture, Segment, line_text, wrap
 from tutor.pictures.storage import render_storage
 from tutor.pictures.tree import render_tree
 
 __all__ = ["KINDS", "Line", "Picture", "Segment", "ShowSpec", "line_text", "parse_show",
-           "render", "render_text", "suggest"]
+           "render", "render_text", "suggest", "usage"]
 
 KINDS = ("graph", "storage", "tree")
-USAGE = "`graph EXPR`, `storage` (or `storage EXPR`) or `tree EXPR`"
 
 
 @dataclass(frozen=True)
@@ -41,15 +40,24 @@ class ShowSpec:
         return f"{self.what} {self.expr}" if self.expr else self.what
 
 
+def usage(colon: str = "") -> str:
+    """The picture requests, as a lesson's `show:` writes them or (`colon=":"`) as they
+    are typed at a `:` prompt."""
+    return (f"`{colon}graph EXPR`, `{colon}storage` (or `{colon}storage EXPR`) "
+            f"or `{colon}tree EXPR`")
+
+
 def parse_show(text: str) -> ShowSpec:
-    """Read `graph z`, `storage`, `storage x`, `tree net` (a leading `:` is allowed)."""
+    """Read `graph z`, `storage`, `storage x`, `tree net` (a leading `:` is allowed;
+    an error's examples then have one too, so they can be typed as shown)."""
+    colon = ":" if text.strip().startswith(":") else ""
     words = text.strip().removeprefix(":").strip()
     what, _, expr = words.partition(" ")
     what, expr = what.strip().lower(), expr.strip()
     if what not in KINDS:
-        raise ValueError(f"unknown picture {what!r}: use {USAGE}")
+        raise ValueError(f"unknown picture {what!r}: use {usage(colon)}")
     if not expr and what != "storage":
-        raise ValueError(f"`{what}` needs an expression, e.g. `{what} "
+        raise ValueError(f"`{colon}{what}` needs an expression, e.g. `{colon}{what} "
                          f"{'z' if what == 'graph' else 'model'}`")
     if expr:
         try:
@@ -61,7 +69,8 @@ def parse_show(text: str) -> ShowSpec:
 
 def _error(data: dict[str, Any], width: int) -> Picture:
     pic = Picture("error", "cannot draw this picture", width=width)
-    pic.add(Segment(f"{data.get('name', 'Error')}: {data.get('message', '')}", "bad"))
+    pic.extend(wrap(f"{data.get('name', 'Error')}: {data.get('message', '')}", width,
+                    indent="  ", style="bad"))
     return pic
 
 
