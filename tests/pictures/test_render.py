@@ -120,8 +120,9 @@ def test_storage_edge_cases_render_without_a_kernel() -> None:
 
 def test_a_node_too_wide_goes_on_below_under_the_trees_lines() -> None:
     """Facts that do not fit go on the next lines, under the tree's own lines (a `│`
-    where the node's children follow); only what is too long for a line of its own is
-    cut (reader r52 lost `✗ freed: other, se…` at 80 columns)."""
+    where the node's children follow), and the title goes on below too; only what is
+    too long for a line of its own is cut (reader r52 lost `✗ freed: other, se…` at 80
+    columns)."""
     data = {"type": "graph", "expr": "loss", "root": "n1", "saved": "freed", "nodes": [
         {"id": "n1", "name": "MulBackward0", "next": ["n2"], "saved": "freed",
          "saved_names": ["other", "self"],
@@ -130,7 +131,8 @@ def test_a_node_too_wide_goes_on_below_under_the_trees_lines() -> None:
          "saved_names": ["self", "result", "exponent", "other", "mat1", "mat2"],
          "tensors": [{"names": ["t"], "hooks": 0}]}]}
     lines = render_text(data, 40).splitlines()
-    assert lines[1:6] == [
+    assert lines[:2] == ["autograd graph of loss: what", "  loss.backward() walks"]  # not cut
+    assert lines[2:7] == [
         "MulBackward0",
         "│  = grad_fn of feature_t, identity_t",
         "│  · ✗ freed: other, self",
@@ -155,3 +157,13 @@ def test_a_node_shown_again_is_named_as_it_was_first() -> None:
     lines = render_text(data, 80).splitlines()
     assert lines[2] == "├─ MulBackward0 = grad_fn of feature, identity · saved: other"
     assert lines[4] == "   └─ MulBackward0 = grad_fn of feature, identity ↑ again (shown above)"
+
+
+def test_an_error_picture_says_all_of_its_message() -> None:
+    """`InspectError: graph: `delivered` is a list, not a tensor (or a grad…` lost its
+    end at 70 columns (a reviewer's find): the message wraps."""
+    message = "graph: `delivered` is a list, not a tensor (or a grad_fn)"
+    lines = render_text({"type": "exception", "name": "InspectError", "message": message},
+                        40).splitlines()
+    assert all(len(ln) <= 40 for ln in lines) and "…" not in "".join(lines)
+    assert " ".join(ln.strip() for ln in lines[1:]) == f"InspectError: {message}"

@@ -115,10 +115,14 @@ class Picture:
     def extend(self, lines: Iterable[Line]) -> None:
         self.lines.extend(fit(ln, self.width) for ln in lines)
 
+    def title_lines(self) -> list[str]:
+        """The title, wrapped to the width between words (a long expression in it
+        goes on below, not cut)."""
+        return [line_text(ln).rstrip() for ln in wrap(self.title, self.width, indent="  ")]
+
     def text(self) -> str:
-        title = line_text(fit((Segment(self.title),), self.width))
         body = [line_text(ln).rstrip() for ln in self.lines]
-        return "\n".join([title, *body]) + "\n"
+        return "\n".join([*self.title_lines(), *body]) + "\n"
 
     def __str__(self) -> str:
         return self.text()

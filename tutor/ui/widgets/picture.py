@@ -40,7 +40,7 @@ def picture_content(pic: Picture, title: bool = True) -> Content:
     """The picture as styled Content (one line per picture line)."""
     lines = []
     if title:
-        lines.append(plain(pic.title, "bold"))
+        lines += [plain(text, "bold") for text in pic.title_lines()]
     for ln in pic.lines:
         lines.append(Content.assemble(*(plain(s.text, STYLES.get(s.style, "")) for s in ln)))
     return Content("\n").join(lines)
