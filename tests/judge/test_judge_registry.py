@@ -69,7 +69,7 @@ def test_items_examples_are_numbers_for_numbers_and_names_for_names() -> None:
     assert shown == ["[7, 1]", "(3, 2)", "[]"]  # whole numbers, as strides are; none with 5
     assert all(not any(c.isalpha() for c in e) for e in shown)
     names = entry_examples(JudgeSpec("set"), keys("fc.weight"))
-    assert names == ["['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", "s, t", "[]"]
+    assert names == ["['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", '"s", "t"', "[]"]
     # a mixed or unknown value keeps every example that is not right
     mixed = seq("list", s("a"), {"type": "int", "value": 9})
     assert len(entry_examples(JudgeSpec("list"), mixed)) == len(REGISTRY["list"].examples) - 1

@@ -231,7 +231,7 @@ _KINDS = (
     Kind(
         "set", "Names in any order, e.g. state_dict keys: ['a', 'b'] or a, b.",
         label="items in any order, separated by commas; [] for none",
-        examples=("['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", "s, t", "[7, 1]", "0.5, 4",
+        examples=("['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", '"s", "t"', "[7, 1]", "0.5, 4",
                   "6, 8", "[]"),
         entry="items", how="List the items (brackets and quotes are optional)",
         read=_value_reader(rv.read_items_pred, none_phrases=False),
@@ -242,7 +242,7 @@ _KINDS = (
     Kind(
         "list", "Names or values in order: ['a', 'b'] or a, b.",
         label="items in order, separated by commas; [] for none",
-        examples=("['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", "s, t", "[7, 1]", "0.5, 4",
+        examples=("['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", '"s", "t"', "[7, 1]", "0.5, 4",
                   "(3, 2)", "(8, 5)", "[]"),
         entry="items", how="List the items in order (brackets and quotes are optional)",
         read=_value_reader(rv.read_items_pred, none_phrases=False),
