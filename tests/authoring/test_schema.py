@@ -166,6 +166,7 @@ def test_lint_warns_about_a_stale_or_missing_schema_copy(tmp_path: Path):
     copy.unlink()
     [warning] = [p for p in lint_paths([tmp_path]).warnings if "schema" in p.message]
     assert "does not exist" in warning.message
+    assert f"write it there with `tutor schema --output {copy}`" in warning.message
 
 
 @pytest.mark.parametrize("line", ["title: 5", "title: yes", "topic: 1.5", "id: a/5",

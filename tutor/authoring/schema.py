@@ -112,7 +112,10 @@ def stale_modeline(file: Path, first_line: str) -> str | None:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
-        return f"the modeline's schema {target} does not exist"
+        option = "--pack " if "pack" in Path(target).name else ""
+        return (f"the modeline's schema {target} does not exist: write it there with "
+                f"`tutor schema {option}--output {os.path.normpath(path)}`, or delete "
+                "the file's first line")
     if path.resolve() in (PACKAGED, PACKAGED_PACK):
         return None
     for pack in (False, True):
