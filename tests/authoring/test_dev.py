@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pilot_wait import wait_for
 
 from tutor.progress import ProgressStore
 
@@ -30,15 +31,6 @@ steps:
         expect: y
         answer: "6"
 """
-
-
-async def wait_for(pilot, predicate, what: str, timeout: float = 20.0) -> None:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    # ...and until the screen on top has mounted: a test that ends while a new screen
-    # is still composing tears it down half-built
-    while not (predicate() and pilot.app.screen.is_mounted):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.05)
 
 
 def save(path: Path, text: str) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from pilot_wait import wait_for
 
 from tutor.kernel import Kernel
 from tutor.lesson import load_catalog
@@ -45,18 +45,6 @@ steps:
         answer: "yes"
         show: storage x
 """
-
-
-async def wait_for(pilot, predicate: Callable[[], object], what: str,
-                   timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    # ...and until the screen on top has mounted: a test that ends while a new screen
-    # is still composing tears it down half-built
-    while not (predicate() and pilot.app.screen.is_mounted):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
-    await pilot.pause()
 
 
 async def test_pictures_open_after_a_verdict_and_from_the_repl(

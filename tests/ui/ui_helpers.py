@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from pilot_wait import wait_for as wait
 
 from tutor.lesson import Catalog, load_catalog
 
@@ -19,15 +20,8 @@ def ui_catalog(*dirs: str) -> Catalog:
 
 async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 20.0,
                    what: str = "condition") -> None:
-    """Let the app run until `predicate()` is true (workers run in threads)."""
-    deadline = time.monotonic() + timeout
-    # ...and until the screen on top has mounted: a test that ends while a new screen
-    # is still composing tears it down half-built
-    while not (predicate() and pilot.app.screen.is_mounted):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
-    await pilot.pause()
+    """pilot_wait.wait_for, with the timeout before what is waited for."""
+    await wait(pilot, predicate, what, timeout)
 
 
 async def type_text(pilot, text: str) -> None:
