@@ -105,10 +105,15 @@ class Tally:
         return ", ".join(parts) + (f"; {open_} not answered" if open_ > 0 else "")
 
 
+def entry_label(kind: str) -> str:
+    """What an answer of `kind` is, the same words for every question of the kind."""
+    return REGISTRY[kind].label if kind in REGISTRY else "your prediction"
+
+
 def entry_text(kind: str, examples: Sequence[str] = ()) -> str:
     """What an answer of `kind` may look like, the same words for every question of the
     kind: 'a number, or None · e.g. -0.25 · 7 · tensor(3.5)'."""
-    said = REGISTRY[kind].label if kind in REGISTRY else "your prediction"
+    said = entry_label(kind)
     # what the label already names is not repeated as an example ("[] for none · e.g. []")
     examples = [e for e in examples if e not in said]
     return said + (" · e.g. " + " · ".join(examples) if examples else "")
@@ -318,9 +323,8 @@ class LessonFlow:
         if prompt is None or self.outcome is None or self.problem():
             return []
         live = self.outcome.live(prompt) or {"type": "none"}
-        label = REGISTRY[prompt.kind].label if prompt.kind in REGISTRY else ""
         return entry_examples(prompt.spec, live, n, seed=f"{self.lesson.id}:{self.position}",
-                              beside=label)
+                              beside=entry_label(prompt.kind))
 
     def gives_away(self, text: str) -> bool:
         """Would typing some phrase of `text` be judged right for the current question?"""

@@ -57,7 +57,7 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
     kind = REGISTRY.get(spec.kind)
     if kind is None:
         return []
-    named = [e for e in kind.examples if e not in beside] if beside else list(kind.examples)
+    named = [e for e in kind.examples if e not in beside]  # (every one when beside is "")
     pool = named if live is None else \
         [e for e in named
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
