@@ -27,7 +27,7 @@ import sys
 import textwrap
 from typing import TextIO
 
-from tutor.commands.common import add_path_option, catalog_for
+from tutor.commands.common import add_path_option, catalog_for, seconds
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.flow import GUESS_MARK, Answer, LessonFlow, entry_text
 from tutor.kernel import Kernel, KernelError
@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_option(parser)
     parser.add_argument("--json", action="store_true",
                         help="one JSON record per counted answer on stdout; text on stderr")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
     parser.add_argument("--review", action="store_true",
                         help="ask again the questions due for review, then your mistakes")
