@@ -227,3 +227,76 @@ def test_real_streams_closed_full_and_cp1252(tmp_path: Path) -> None:
     assert cp.returncode == 0 and not cp.stderr, cp.stderr
     assert "v correct: The live value is 12.0." in cp.stdout
     assert answers(home) == [("12", "correct")]
+
+
+# ---------------------------------------------------------------------- class 3, in play
+def test_play_goes_on_past_bad_rows_saves_every_answer_and_says_so(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("6\n"))
+    assert main(["play", "ui/basics", "--path", LESSONS]) == 0  # a mistake: a review card
+    db = sqlite3.connect(home / "progress.db")
+    db.execute("UPDATE lessons SET status = 'mastered', step = 'x'")
+    db.execute("UPDATE reviews SET card = '{bad json', reviews = 'many', due = 'soon'")
+    db.execute("UPDATE attempts SET hints = 'lots'")
+    db.commit()
+    db.close()
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("12\nreveal\nyes\nfloats\n"))
+    assert main(["play", "ui/basics", "--path", LESSONS]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "finished: 3 of 4 right, 1 revealed (ui/basics)" in out
+    assert "could not be read as written" in out and "the status 'mastered'" in out
+    assert "a new card was started" in out and "Traceback" not in out
+    assert [v for _, v in answers(home)] == ["incorrect", "correct", "revealed", "correct",
+                                             "correct"]
+    with ProgressStore(home) as store:
+        assert store.lesson("ui/basics").status == "done"
+
+
+def can_mount() -> bool:
+    if not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not can_mount(), reason="needs user namespaces (unshare -rm)")
+def test_play_on_a_read_only_file_system_says_once_that_answers_are_not_saved(
+        home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("6\n"))
+    assert main(["play", "ui/basics", "--path", LESSONS]) == 0  # one mistake saved
+    feed = tmp_path / "answers"
+    feed.write_text("12\na, b, c\n", encoding="utf-8")
+    script = (f"mount --bind {home} {home} && mount -o remount,ro,bind {home} && exec "
+              f"{sys.executable} {FAKE} play ui/basics --path {LESSONS} < {feed}")
+    env = {**os.environ, "TUTOR_HOME": str(home), "PYTHONPATH": str(fake_play.ROOT)}
+    proc = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = " ".join(proc.stdout.split())
+    assert out.startswith("note: Progress is not being saved: the progress database")
+    assert "(the file system it is on is read-only); your progress so far is shown, but new " \
+           "answers are not saved." in out
+    assert out.count("not being saved") == 1 and "(not saved" not in out  # said once
+    assert "finished" not in out and "stopped: 2 of 4 right" in out
+    assert "waiting for review, over all your lessons: 1 question" in out  # still read
+    assert [v for _, v in answers(home)] == ["incorrect"]
+
+
+def test_a_lesson_that_deletes_the_database_mid_lesson_loses_no_answer(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    real = fake_play.FakeRun.run_through
+
+    def deleting(self: fake_play.FakeRun, upto: int) -> object:
+        if upto == 1:  # step 2's code removes the learner's progress database
+            os.remove(home / "progress.db")
+        return real(self, upto)
+
+    monkeypatch.setattr(fake_play.FakeRun, "run_through", deleting)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("12\nc, b, a\n\nyes\nfloats\n"))
+    assert main(["play", "ui/basics", "--path", LESSONS]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "note: The progress database" in out and "was deleted while tutor was running" in out
+    assert out.count("was deleted while") == 1
+    assert [v for _, v in answers(home)] == ["correct", "partial", "correct", "correct"]

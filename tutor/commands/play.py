@@ -18,6 +18,13 @@ are recorded in the learner's progress, as the app records them, unless
 `--no-progress` is given.  `tutor play --review` asks again the questions due for
 review, then the mistakes (`tutor.redo`): each in a fresh run of its lesson, the
 steps before it run silently.
+
+Input and output (`tutor.commands.console`): at a terminal lines are edited (readline);
+a line holding a key code is refused, never judged; standard input closed exits 2
+before anything runs; output that cannot be written stops the lesson (exit 1; a
+closed pipe: 0) without a traceback; each answer is saved before its verdict is
+printed.  What the progress store has to tell (a database written again after a
+lesson deleted it, rows it could not read) is printed as a note.
 """
 
 from __future__ import annotations
@@ -95,6 +102,7 @@ class Player:
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
         self.reader: Reader | None = None  # (made for the stdin `play` is given)
+        self.told = store.notice if store is not None else None  # the notice last said
 
     @property
     def width(self) -> int:
@@ -202,8 +210,11 @@ class Player:
         attempt = answer.attempt
         if attempt is None:
             return
-        if saved is False and self.store is not None:
-            self.say(f"  (not saved: {self.store.notice})")
+        if saved:
+            self.told = None
+        elif saved is False and self.store is not None and self.store.notice != self.told:
+            self.told = self.store.notice  # (said once while saving keeps failing)
+            self.prose(f"(not saved: {self.store.notice})")
         if self.store is not None:
             for news in self.store.take_news():
                 self.prose(f"note: {news}", "  ")
@@ -512,6 +523,8 @@ def review(args: argparse.Namespace) -> int:
     with ProgressStore() as store:
         questions = queue(store)
         saving = None if args.no_progress else store
+        if saving is not None and store.notice:
+            show(out, fill(f"note: {store.notice}", terminal_width(out)))
         if not questions:
             show(out, fill("Nothing to review: no question is due, and every question you "
                            "answered wrong or revealed has been answered right since.",

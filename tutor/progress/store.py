@@ -502,6 +502,11 @@ class ProgressStore:
                     self._note([f"while saving an answer: {type(exc).__name__}: {exc}: the "
                                 "answer was saved without its review card and lesson status"])
             except sqlite3.Error as exc:
+                if getattr(exc, "sqlite_errorcode", None) == 8 or "readonly" in str(exc):
+                    self._disable(f"the progress database {self.path} cannot be written "
+                                  f"({exc}); your progress so far is shown, but new answers "
+                                  "are not saved")  # (SQLITE_READONLY: it will not pass)
+                    return False
                 self.notice = f"Progress was not saved: {_why(exc)}."
                 return False
         return True
@@ -597,11 +602,16 @@ class ProgressStore:
         """Remember where the learner is (opening a lesson, moving to a step)."""
 
         def write(db: sqlite3.Connection) -> None:
-            row = db.execute("SELECT status FROM lessons WHERE lesson = ?", (lesson,)).fetchone()
-            status = better(row[0], "new") if row else "new"
-            self._upsert(db, lesson, status, position, run, self.clock())
+            raw = db.execute("SELECT lesson, status, step, prompt, run, updated FROM lessons "
+                             "WHERE lesson = ?", (lesson,)).fetchone()
+            row = rows.lesson_fields(raw, problems) if raw is not None else None
+            self._upsert(db, lesson, row["status"] if row else "new", position, run,
+                         self.clock())
 
-        return self._guarded(write)
+        problems: list[str] = []
+        saved = self._guarded(write)
+        self._note(problems)
+        return saved
 
     def reset(self, lesson: str | None = None) -> bool:
         """Forget everything (or one lesson's attempts, status and resume point)."""
