@@ -407,11 +407,12 @@ class ProgressStore:
         it (replaced), and open `path` again."""
         old = self._db
         assert old is not None
-        copy: sqlite3.Connection | None = sqlite3.connect(":memory:")
+        memory = sqlite3.connect(":memory:")
+        copy: sqlite3.Connection | None = memory
         try:
-            old.backup(copy)
+            old.backup(memory)
         except sqlite3.Error:
-            copy.close()
+            memory.close()
             copy = None
         old.close()  # (SQLite neither checkpoints nor removes the -wal of a moved file)
         self._db = None
