@@ -300,3 +300,48 @@ def test_a_lesson_that_deletes_the_database_mid_lesson_loses_no_answer(
     assert "note: The progress database" in out and "was deleted while tutor was running" in out
     assert out.count("was deleted while") == 1
     assert [v for _, v in answers(home)] == ["correct", "partial", "correct", "correct"]
+
+
+DELETING = """\
+id: t/deletes-progress
+title: Deletes progress
+topic: testing
+steps:
+  - code: |
+      a = 2
+    predict:
+      - ask: What is a?
+        kind: number
+        expect: a
+        answer: "2"
+  - code: |
+      import os, pathlib
+      home = pathlib.Path(os.environ["TUTOR_HOME"])
+      for name in ("progress.db", "progress.db-wal", "progress.db-shm"):
+          if (home / name).exists():
+              os.remove(home / name)
+      b = 3
+    predict:
+      - ask: What is b?
+        kind: number
+        expect: b
+        answer: "3"
+"""
+
+
+@pytest.mark.kernel
+def test_a_real_lesson_that_deletes_the_database_loses_no_answer(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    lesson = tmp_path / "deletes.yaml"
+    lesson.write_text(DELETING, encoding="utf-8")
+    env = {**os.environ, "TUTOR_HOME": str(home)}
+    env.pop("TUTOR_PATH", None)
+    proc = subprocess.run([sys.executable, "-m", "tutor", "play", str(lesson)], input="2\n\n3\n",
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = " ".join(proc.stdout.split())
+    assert "note: The progress database" in out and "was deleted while tutor was running" in out
+    assert "finished: 2 of 2 right" in out
+    assert answers(home) == [("2", "correct"), ("3", "correct")]
+    with ProgressStore(home) as store:
+        assert store.lesson("t/deletes-progress").status == "perfect"
