@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tutor import __version__
 from tutor.commands import COMMANDS
+from tutor.commands.console import tolerate_encoding
 from tutor.safetext import safe_streams
 
 
@@ -56,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(COMMANDS[name][0])
         module.add_arguments(sub_action.choices[name])
         args = parser.parse_args(argv)
+        for stream in (sys.stdout, sys.stderr):  # cp1252, ASCII: a stand-in, never an error
+            tolerate_encoding(stream)
         try:
             with safe_streams():  # nothing a command prints can drive the terminal
                 return int(module.run(args) or 0)

@@ -16,14 +16,19 @@ from typing import TextIO
 from tutor.commands.common import (
     add_path_option,
     catalog_for,
+    count,
     print_problems,
     print_warnings,
+    seconds,
 )
 from tutor.engine import LessonCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
 from tutor.markup import plural
 from tutor.safetext import json_dumps
+
+MAX_JOBS = 256
+MAX_REPEAT = 1000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,21 +49,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=int,
+        type=count(1, MAX_JOBS, "number of jobs"),
         default=os.cpu_count() or 1,
         metavar="N",
         help="lessons run in parallel (default: number of CPUs)",
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=None,
         metavar="SECONDS",
         help="time allowed per step (default: the lesson's, else 10)",
     )
     parser.add_argument(
         "--repeat",
-        type=int,
+        type=count(1, MAX_REPEAT, "number of runs"),
         default=1,
         metavar="N",
         help="run each lesson N times and flag prompts whose live value changes between runs",

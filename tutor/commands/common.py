@@ -3,12 +3,49 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from tutor.lesson import Catalog, LessonError, load_catalog
 from tutor.lesson.catalog import select
+
+MIN_TIMEOUT, MAX_TIMEOUT = 0.1, 3600.0  # seconds per step a --timeout may give
+
+
+def seconds(text: str) -> float:
+    """argparse type of `--timeout`: a finite number of seconds in [0.1, 3600].  `inf`,
+    `nan`, `1e308`, 0 and negatives are refused here, with what to give instead, rather
+    than failing later (an OverflowError) or never timing out."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and MIN_TIMEOUT <= value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a usable number of seconds: give one from {MIN_TIMEOUT:g} to "
+            f"{MAX_TIMEOUT:g}, e.g. 30")
+    return value
+
+
+def count(low: int, high: int, what: str) -> Callable[[str], int]:
+    """argparse type of a whole-number option (`-j`, `--repeat`, `--step`, `--width`):
+    an integer from `low` to `high`, else an error that says so."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a usable {what}: give a whole number from {low} to {high}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
 
 
 def add_path_option(parser: argparse.ArgumentParser) -> None:

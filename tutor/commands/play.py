@@ -18,6 +18,13 @@ are recorded in the learner's progress, as the app records them, unless
 `--no-progress` is given.  `tutor play --review` asks again the questions due for
 review, then the mistakes (`tutor.redo`): each in a fresh run of its lesson, the
 steps before it run silently.
+
+Input and output (`tutor.commands.console`): at a terminal lines are edited (readline);
+a line holding a key code is refused, never judged; standard input closed exits 2
+before anything runs; output that cannot be written stops the lesson (exit 1; a
+closed pipe: 0) without a traceback; each answer is saved before its verdict is
+printed.  What the progress store has to tell (a database written again after a
+lesson deleted it, rows it could not read) is printed as a note.
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ import sys
 import textwrap
 from typing import TextIO
 
-from tutor.commands.common import add_path_option, catalog_for
+from tutor.commands import console
+from tutor.commands.common import add_path_option, catalog_for, seconds
+from tutor.commands.console import KEY_CODES_REFUSED, OutputLost, Reader, key_codes
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.flow import GUESS_MARK, Answer, LessonFlow, entry_text
 from tutor.kernel import Kernel, KernelError
@@ -53,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_option(parser)
     parser.add_argument("--json", action="store_true",
                         help="one JSON record per counted answer on stdout; text on stderr")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
     parser.add_argument("--review", action="store_true",
                         help="ask again the questions due for review, then your mistakes")
@@ -92,6 +101,8 @@ class Player:
         self.failure: str | None = None  # why the lesson could not go on (timeout, crash)
         self.run: LessonRun | None = None
         self.pushed_back: str | None = None  # a line read ahead while exploring
+        self.reader: Reader | None = None  # (made for the stdin `play` is given)
+        self.told = store.notice if store is not None else None  # the notice last said
 
     @property
     def width(self) -> int:
@@ -100,25 +111,47 @@ class Player:
         return terminal_width(self.out)
 
     # ------------------------------------------------------------------ input/output
-    def read_line(self, stdin: TextIO, prompt: str = "> ") -> str | None:
-        """The next line of input, stripped (echoed when piped), or None at its end."""
-        piped = not stdin.isatty()
-        self.out.write(prompt)
-        self.out.flush()
-        if self.pushed_back is not None:
-            text, self.pushed_back = self.pushed_back, None
-        else:
-            raw = stdin.readline()
-            if not raw:
-                self.say()
+    def _reader(self, stdin: TextIO | None) -> Reader:
+        if self.reader is None or self.reader.stdin is not stdin:
+            self.reader = Reader(stdin, self.out)
+        return self.reader
+
+    def raw_line(self, stdin: TextIO | None, prompt: str) -> str | None:
+        """The next line as typed (line editing at a terminal), stripped, or None at the
+        end of input.  A line holding a key code (an arrow key or PageUp where nothing
+        edits lines) is refused, said, and the next one read: never an answer."""
+        reader = self._reader(stdin)
+        while True:
+            raw = reader.read(prompt)
+            if raw is None:
                 return None
             text = raw.strip()
-            if not piped:
+            if not key_codes(text):
                 return text
+            if not reader.interactive:
+                self.say(text)  # (sanitised: the codes are shown as symbols)
+            self.prose(KEY_CODES_REFUSED)
+
+    def read_line(self, stdin: TextIO | None, prompt: str = "> ") -> str | None:
+        """The next line of input, stripped (echoed when piped), or None at its end."""
+        if self.pushed_back is not None:
+            console.write(self.out, prompt)
+            text, self.pushed_back = self.pushed_back, None
+        else:
+            line = self.raw_line(stdin, prompt)
+            if line is None:
+                self.say()
+                ended = self._reader(stdin).ended
+                if ended:
+                    self.prose(f"(the end of input: {ended})", "")
+                return None
+            if self._reader(stdin).interactive:
+                return line
+            text = line
         self.say(text)  # echo piped answers so the transcript reads well
         return text
 
-    def read_lines(self, stdin: TextIO, first: str) -> str:
+    def read_lines(self, stdin: TextIO | None, first: str) -> str:
         """A multi-line answer: `first`, then lines up to an empty one (or the end)."""
         lines = [first]
         while True:
@@ -128,8 +161,9 @@ class Player:
             lines.append(line)
 
     def say(self, text: str = "") -> None:
-        """Everything play prints: lesson output included, so made terminal-safe."""
-        print(sanitize(text), file=self.out, flush=True)
+        """Everything play prints: lesson output included, so made terminal-safe.
+        OutputLost when it cannot be written (a full device, a closed pipe)."""
+        console.write(self.out, sanitize(text) + "\n")
 
     def prose(self, text: str, first: str = "  ", rest: str | None = None,
               keep: tuple[str, ...] = ()) -> None:
@@ -159,25 +193,41 @@ class Player:
         for i, line in enumerate(code.rstrip().splitlines(), 1):
             self.say(f"  {i:>3} | {line}")
 
-    def record(self, prompt: Prompt, answer: Answer, **extra: object) -> None:
+    def save(self, answer: Answer) -> bool | None:
+        """Store a counted answer, before anything about it is printed (so that output
+        that fails cannot lose it).  None when no answer is recorded here."""
+        attempt = answer.attempt
+        if attempt is None or self.store is None:
+            return None
+        flow = self.flow  # as the app records it (a review keeps the resume point)
+        return self.store.record(attempt, total_prompts=len(self.lesson.prompts),
+                                 position=flow.resume_point() if flow.whole else None)
+
+    def record(self, prompt: Prompt, answer: Answer, saved: bool | None,
+               **extra: object) -> None:
+        """What became of the answer: a note if it was not saved (or the database had
+        to be written again), and its JSON record with --json."""
         attempt = answer.attempt
         if attempt is None:
             return
-        if self.store is not None:  # as the app records it (a review keeps the resume point)
-            flow = self.flow
-            if not self.store.record(attempt, total_prompts=len(self.lesson.prompts),
-                                     position=flow.resume_point() if flow.whole else None):
-                self.say(f"  (not saved: {self.store.notice})")
+        if saved:
+            self.told = None
+        elif saved is False and self.store is not None and self.store.notice != self.told:
+            self.told = self.store.notice  # (said once while saving keeps failing)
+            self.prose(f"(not saved: {self.store.notice})")
+        if self.store is not None:
+            for news in self.store.take_news():
+                self.prose(f"note: {news}", "  ")
         if self.records is None:
             return
         rec = {"lesson": self.lesson.id, "step": attempt.step + 1, "prompt": prompt.index + 1,
                "answer": attempt.answer, "verdict": attempt.verdict,
                "expected": attempt.expected, **extra, "hints": attempt.hints,
                "confidence": attempt.confidence}
-        print(json_dumps(rec), file=self.records, flush=True)
+        console.write(self.records, json_dumps(rec) + "\n")
 
     # ------------------------------------------------------------------ a question
-    def ask(self, prompt: Prompt, stdin: TextIO) -> bool:
+    def ask(self, prompt: Prompt, stdin: TextIO | None) -> bool:
         """Ask until the answer counts; False when input ended or the learner quit."""
         flow = self.flow
         number = f"Q{flow.question_number} of {flow.total_prompts}. "
@@ -195,7 +245,7 @@ class Player:
             text = self.read_line(stdin)
             if text is None:
                 return False
-            if not text and stdin.isatty():
+            if not text and self._reader(stdin).interactive:
                 continue  # an Enter too many (after a verdict, say): the prompt again, no "?"
             low = text.lower()
             if text.startswith(":"):
@@ -213,9 +263,10 @@ class Player:
                 continue
             if low in REVEAL_WORDS:
                 answer = flow.reveal()
+                saved = self.save(answer)
                 self.value("  The live value: ", answer.live)
                 self.explain(prompt)
-                self.record(prompt, answer)
+                self.record(prompt, answer, saved)
                 return True
             if prompt.kind == "stdout" and text:
                 text = self.read_lines(stdin, text)
@@ -225,6 +276,7 @@ class Player:
             if not answer.counted:
                 self.prose(f"? {verdict.message} Try again (or: hint, reveal).")
                 continue
+            saved = self.save(answer)
             message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
             self.prose(f"{MARKS[answer.status]}: {message}")
             words = prompt.kind == "exception"
@@ -238,7 +290,7 @@ class Player:
             if verdict.feedback:
                 self.markdown(verdict.feedback, "    ", "  » ")
             self.explain(prompt)
-            self.record(prompt, answer, message=verdict.message)
+            self.record(prompt, answer, saved, message=verdict.message)
             return True
 
     def explain(self, prompt: Prompt) -> None:
@@ -247,20 +299,17 @@ class Player:
             self.markdown(prompt.explain, "    ")
 
     # ------------------------------------------------------------------ pictures
-    def explore(self, step_shows: list[str], stdin: TextIO) -> bool:
+    def explore(self, step_shows: list[str], stdin: TextIO | None) -> bool:
         """After a step's questions: its pictures, then `:` requests until another line.
         False when the learner quit there."""
         for spec in dict.fromkeys(step_shows):
             self.picture(spec)
-        tty = stdin.isatty()
+        tty = self._reader(stdin).interactive
         if tty:
             self.prose("(look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
         while True:
-            if tty:
-                self.out.write("  : ")
-                self.out.flush()
-            raw = stdin.readline()
-            text = raw.strip()
+            line = self.raw_line(stdin, "  : " if tty else "")
+            text = line or ""
             if text.casefold() in QUIT_WORDS:  # here and now, before the next step runs
                 if not tty:
                     self.say(f"  : {text}")
@@ -297,7 +346,7 @@ class Player:
         self.block(render(data, width=self.width - 2).text(), "  ")
 
     # ------------------------------------------------------------------ the lesson
-    def play(self, run: LessonRun, stdin: TextIO) -> bool:
+    def play(self, run: LessonRun, stdin: TextIO | None) -> bool:
         lesson, flow = self.lesson, self.flow
         self.run = run
         steps = len(lesson.steps)
@@ -355,7 +404,42 @@ class Player:
         self.prose(f"{state}: {self.flow.tally().text()} ({self.lesson.id})", "")
 
 
+NO_INPUT = ("tutor play: standard input is closed, so no answer can be read. Run it at a "
+            "terminal, or give the answers on standard input: printf '12\\n' | tutor play "
+            "LESSON")
+
+
 def run(args: argparse.Namespace) -> int:
+    """`tutor play`: at a terminal with line editing; through pipes and files without a
+    traceback whatever the output (a full device, a closed pipe, an encoding without
+    tutor's symbols) or the input (closed, not text)."""
+    if console.is_closed(sys.stdin):
+        print(NO_INPUT, file=sys.stderr)
+        return 2
+    console.tolerate_input(sys.stdin)
+    try:
+        return _run(args)
+    except OutputLost as lost:
+        return output_lost(lost, saving=not args.no_progress)
+
+
+def output_lost(lost: OutputLost, *, saving: bool) -> int:
+    """The lesson stops when its output cannot be written: say so where we still can
+    (exit 1); a closed pipe (`| head`) ends it quietly (exit 0), as everywhere."""
+    console.silence(lost.stream)  # (what is buffered for it must not fail again at exit)
+    if lost.broken_pipe:
+        return 0
+    kept = ("every answer given before it is saved in your progress" if saving else
+            "nothing was saved (--no-progress)")
+    message = (f"tutor play: stopped: the output could not be written ({lost}); {kept}.\n")
+    try:
+        console.write(sys.stderr, message)
+    except OutputLost as again:
+        console.silence(again.stream)
+    return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.review:
         if args.lesson:
             print("tutor play: --review asks the questions of every lesson due for review; "
@@ -384,9 +468,10 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
                 store: ProgressStore | None) -> int:
     player = Player(lesson, out, sys.stdout if args.json else None, store=store)
     if store is not None:
-        if store.notice:
-            player.say(f"note: {store.notice}")
         store.set_position(lesson.id, (0, 0), player.flow.run_id)
+        if store.notice:
+            player.prose(f"note: {store.notice}", "")
+        store.take_news()  # (said in the notice)
     kernel = Kernel()
     kernel.start()
     try:
@@ -406,6 +491,9 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
     player.summary(finished)
     if store is not None:
         waiting(store, out)
+        problems = store.problem_summary()
+        if problems:
+            player.say(f"note: {problems}")
     return 1 if player.failure else 0  # a lesson that could not run to its end is a failure
 
 
@@ -418,8 +506,12 @@ def waiting(store: ProgressStore, out: TextIO) -> None:
         line = (f"waiting for review, over all your lessons: "
                 f"{plural(len(questions), 'question')} ({due} due now, "
                 f"{len(questions) - due} to redo): tutor play --review")
-        print(fill(line, terminal_width(out), rest="  ", keep=("tutor play --review",)),
-              file=out)
+        console.write(out, fill(line, terminal_width(out), rest="  ",
+                                keep=("tutor play --review",)) + "\n")
+
+
+def show(out: TextIO, text: str) -> None:
+    console.write(out, text + "\n")
 
 
 def review(args: argparse.Namespace) -> int:
@@ -431,15 +523,17 @@ def review(args: argparse.Namespace) -> int:
     with ProgressStore() as store:
         questions = queue(store)
         saving = None if args.no_progress else store
+        if saving is not None and store.notice:
+            show(out, fill(f"note: {store.notice}", terminal_width(out)))
         if not questions:
-            print(fill("Nothing to review: no question is due, and every question you "
-                       "answered wrong or revealed has been answered right since.",
-                       terminal_width(out)), file=out)
+            show(out, fill("Nothing to review: no question is due, and every question you "
+                           "answered wrong or revealed has been answered right since.",
+                           terminal_width(out)))
             return 0
         due = sum(q.reason == "due" for q in questions)
-        print(fill(f"{plural(len(questions), 'question')} to ask again ({due} due for "
-                   f"review, {len(questions) - due} to redo); each runs its lesson's "
-                   "earlier steps first.", terminal_width(out)), file=out)
+        show(out, fill(f"{plural(len(questions), 'question')} to ask again ({due} due for "
+                       f"review, {len(questions) - due} to redo); each runs its lesson's "
+                       "earlier steps first.", terminal_width(out)))
         kernel = Kernel()
         kernel.start()
         right = asked = 0
@@ -449,19 +543,19 @@ def review(args: argparse.Namespace) -> int:
                 lesson = catalog.get(question.lesson)
                 where = f"Review {n} of {len(questions)}"
                 if lesson is None:
-                    print(f"\n{where}: {question.where()} is skipped: its lesson is not in the "
-                          "catalog (removed, or its pack not on --path?)", file=out)
+                    show(out, f"\n{where}: {question.where()} is skipped: its lesson is not "
+                         "in the catalog (removed, or its pack not on --path?)")
                     continue
                 try:
                     flow = ask_again(lesson, question.step, question.prompt,
                                      avoid=question.avoid)
                 except LookupError as exc:
-                    print(f"\n{where}: skipped: {exc}", file=out)
+                    show(out, f"\n{where}: skipped: {exc}")
                     continue
                 info = kernel.wait_ready()
                 why = unmet_requirement(lesson, info)
                 if why:
-                    print(f"\n{where}: {lesson.id} is skipped here: it {why}.", file=out)
+                    show(out, f"\n{where}: {lesson.id} is skipped here: it {why}.")
                     continue
                 player = Player(lesson, out, records, flow=flow, store=saving, heading=where)
                 player.torch = info.get("torch")
@@ -482,5 +576,5 @@ def review(args: argparse.Namespace) -> int:
             kernel.shutdown()
         left = len(queue(store)) if saving is not None else None
     more = f"; {plural(left, 'question')} still to review" if left else ""
-    print(f"\nreview: {right} of {plural(asked, 'question')} right{more}", file=out)
+    show(out, f"\nreview: {right} of {plural(asked, 'question')} right{more}")
     return 0

@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
         days = store.history()
         mistakes = len(store.mistakes())
         due = store.due_count()
+        problems = store.problem_summary()
     rows = [summarize(x.id, statuses.get(x.id), attempts) for x in catalog.lessons]
     known = {x.id for x in catalog.lessons}
     # progress for lessons no longer in the catalog is still the learner's: show it
@@ -86,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"progress database: {where}")
     if notice:
         print(f"note: {notice}", file=sys.stderr)
+    if problems:
+        print(f"note: {problems}", file=sys.stderr)
     return 0
 
 

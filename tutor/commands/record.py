@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tutor.authoring.record import RecordResult, record_file
+from tutor.commands.common import count, seconds
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson.files import lesson_files, not_a_lesson
 
@@ -27,9 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fix", action="store_true",
                         help="also replace answers that are judged wrong (without it they "
                         "are reported as problems: the mistake may be in the code)")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+    parser.add_argument("-j", "--jobs", type=count(1, 256, "number of jobs"),
+                        default=os.cpu_count() or 1, metavar="N",
                         help="lessons run in parallel (default: number of CPUs)")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
 
 

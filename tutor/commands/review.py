@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         cards = store.cards()
         due_count = store.due_count()
         notice = store.notice
+        problems = store.problem_summary()
     if args.due:
         last = {}
         for a in first_answers(attempts):  # the answer the schedule last saw, and its values
@@ -136,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
             _print_mistakes(records, found_mistakes, due_count)
     if notice:
         print(f"note: {notice}", file=sys.stderr)
+    if problems:
+        print(f"note: {problems}", file=sys.stderr)
     return 0
 
 

@@ -13,7 +13,7 @@ import argparse
 import shutil
 import sys
 
-from tutor.commands.common import add_path_option
+from tutor.commands.common import add_path_option, count, seconds
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
@@ -29,14 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("expr", nargs="*", metavar="EXPR",
                         help="a Python expression in the lesson's namespace (quote it if it "
                         "has spaces or shell characters)")
-    parser.add_argument("--step", type=int, default=None, metavar="N",
+    parser.add_argument("--step", type=count(1, 10_000, "step number"), default=None, metavar="N",
                         help="run steps 1..N before drawing (default: all of them)")
     add_path_option(parser)
-    parser.add_argument("--width", type=int, default=None, metavar="COLUMNS",
+    parser.add_argument("--width", type=count(1, 1000, "width"), default=None, metavar="COLUMNS",
                         help="fit the picture to COLUMNS (default: the terminal's, else 80)")
     parser.add_argument("--json", action="store_true",
                         help="print the kernel's plain data instead of the picture")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="time allowed per step (default: the lesson's, else 10)")
 
 

@@ -6,7 +6,16 @@ transaction (one attempt and its review card = one transaction), so a crash or k
 at any moment loses at most the attempt being written.  A corrupt file is moved
 aside (kept, with a timestamp) and a fresh one created; a read-only or locked
 database never raises into the caller: writes return False and `notice` says why.
-An older database is upgraded in place, in one transaction, keeping every row.
+On a read-only file system the database is still read (opened read-only, or as
+immutable when its WAL index cannot be made).  An older database is upgraded in
+place, in one transaction, keeping every row.
+
+No row is trusted (`tutor.progress.rows`): a row tutor cannot use is left out, or
+read with a stated default, and said in `problems`; a bad review card or lesson row
+never stops an answer from being saved.  A database file deleted or replaced while
+the store is open (lesson code can do that) is noticed before the next write: the
+store writes what it had back to the path (or, if another file took its place, keeps
+it beside it), goes on saving, and says so in `take_news()`.
 Pure: stdlib only (and `fsrs`, on the first review).
 """
 
@@ -24,7 +33,7 @@ from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tutor.progress import schedule
+from tutor.progress import rows, schedule
 
 if TYPE_CHECKING:  # pragma: no cover
     from tutor.progress import review
@@ -32,9 +41,10 @@ if TYPE_CHECKING:  # pragma: no cover
 SCHEMA_VERSION = 2
 DB_NAME = "progress.db"
 BUSY_MS = 5000
-STATUSES = ("new", "tried", "done", "perfect")
-COUNTED = ("correct", "partial", "incorrect", "revealed")
+STATUSES = rows.STATUSES
+COUNTED = rows.COUNTED
 CONFIDENCES = schedule.CONFIDENCES
+MAX_PROBLEMS = 50  # bad rows described, at most (then: how many more)
 
 Clock = Callable[[], datetime]
 Variant = tuple[tuple[str, str], ...]  # the values a lesson drew for a run: (name, text)
@@ -105,15 +115,12 @@ def _variant_json(variant: Variant) -> str:
     return json.dumps(dict(variant), ensure_ascii=False) if variant else ""
 
 
-def _variant_of(text: str) -> Variant:
-    try:
-        data = json.loads(text) if text else {}
-    except ValueError:
-        return ()
-    return tuple((str(k), str(v)) for k, v in data.items()) if isinstance(data, dict) else ()
-
-
 def better(a: str, b: str) -> str:
+    """The further of two statuses (one tutor does not know counts for nothing)."""
+    if a not in STATUSES:
+        return b
+    if b not in STATUSES:
+        return a
     return a if STATUSES.index(a) >= STATUSES.index(b) else b
 
 
@@ -144,12 +151,10 @@ ATTEMPT_COLUMNS = ("lesson, step, prompt, answer, verdict, expected, hints, seco
                    "confidence, variant, review")
 
 
-def _attempt(row: tuple) -> Attempt:
-    """An attempt from a row of ATTEMPT_COLUMNS."""
-    (lesson, step, prompt, answer, verdict, expected, hints, seconds, run, at, confidence,
-     variant, review) = row
-    return Attempt(lesson, step, prompt, answer, verdict, expected, hints, seconds, run, at,
-                   confidence=confidence, variant=_variant_of(variant), review=bool(review))
+def _attempt(row_id: object, row: tuple, problems: list[str]) -> Attempt | None:
+    """An attempt from a row of ATTEMPT_COLUMNS, or None if the row cannot be one."""
+    fields = rows.attempt_fields(row_id, row, problems)
+    return Attempt(**fields) if fields is not None else None
 
 
 @dataclass(frozen=True)
@@ -172,6 +177,14 @@ def _rollback(db: sqlite3.Connection) -> None:
         pass
 
 
+def _read_only_fs(directory: Path) -> bool:
+    """Whether `directory` is on a file system mounted read-only."""
+    try:
+        return bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # (no statvfs on Windows)
+        return False
+
+
 def _why(exc: sqlite3.Error) -> str:
     """A write error, named for a person."""
     text = str(exc)
@@ -190,9 +203,13 @@ class ProgressStore:
         self.clock: Clock = clock or system_clock  # tests pass a fake one
         self.path = self.directory / DB_NAME
         self.notice: str | None = None  # something the learner should be told
+        self.problems: list[str] = []  # rows that were left out or read with defaults
         self.saving = True
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._seen: set[str] = set()  # problems already in `problems`
+        self._news: list[str] = []  # said once, by `take_news`
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file opened
         self.schema = SCHEMA_VERSION  # of the file as opened (older if it could not upgrade)
         self._open()
         if self._db is not None:
@@ -202,9 +219,12 @@ class ProgressStore:
                 self.schema = 0
 
     # ------------------------------------------------------------------ opening
-    def _connect(self, readonly: bool = False) -> sqlite3.Connection:
+    def _connect(self, readonly: bool | str = False) -> sqlite3.Connection:
+        """A connection to the file (`readonly`: True or "mode=ro", or "immutable=1")."""
         if readonly:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+            how = "mode=ro" if readonly is True else readonly
+            uri = f"{self.path.absolute().as_uri()}?{how}"
+            db = sqlite3.connect(uri, uri=True, isolation_level=None,
                                  check_same_thread=False, timeout=BUSY_MS / 1000)
         else:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -225,6 +245,8 @@ class ProgressStore:
             self._fallback_readonly(exc)
         except sqlite3.DatabaseError as exc:  # not a database / malformed
             self._recover(exc)
+        if self.saving and self._db is not None:
+            self._identity = self._file_id()
 
     def _check_and_migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -260,17 +282,21 @@ class ProgressStore:
         """Schema 1 -> 2: give the prompts already missed their review cards, as if the
         scheduler had seen every first answer when it was made (all taken as sure)."""
         seen: set[tuple[str, int, int, str]] = set()
-        rows = db.execute(f"SELECT id, {ATTEMPT_COLUMNS} FROM attempts ORDER BY id").fetchall()
-        for attempt_id, *row in rows:
-            attempt = _attempt(tuple(row))
+        found = db.execute(f"SELECT id, {ATTEMPT_COLUMNS} FROM attempts ORDER BY id").fetchall()
+        problems: list[str] = []
+        for attempt_id, *row in found:
+            attempt = _attempt(attempt_id, tuple(row), problems)
+            if attempt is None:
+                continue  # (kept as it is; `attempts()` says why it is left out)
             first = not attempt.run or (*attempt.key, attempt.run) not in seen
             seen.add((*attempt.key, attempt.run))
             try:
                 when = datetime.fromisoformat(attempt.at)
             except ValueError:
                 when = self.clock()
-            if self._schedule(db, attempt, when, first):
+            if self._schedule(db, attempt, when, first, problems):
                 db.execute("UPDATE attempts SET review = 1 WHERE id = ?", (attempt_id,))
+        self._note(problems)
 
     def _recover(self, exc: Exception) -> None:
         """Keep the corrupt file (renamed with a timestamp) and start a fresh one."""
@@ -295,20 +321,148 @@ class ProgressStore:
                        "and a fresh one started.")
 
     def _fallback_readonly(self, exc: Exception) -> None:
+        """Open the file to read only: what is saved is still shown.  A database in WAL
+        mode needs its `-shm` index to be read, which a read-only file system cannot
+        hold: then it is read as immutable (what the last checkpoint wrote)."""
         if self._db is not None:
             self._db.close()
             self._db = None
-        try:
-            if self.path.exists():
-                self._db = self._connect(readonly=True)
-                self._db.execute("SELECT count(*) FROM lessons").fetchone()
-        except sqlite3.Error:
-            self._db = None
-        self._disable(f"the progress database {self.path} cannot be written ({exc})")
+        if self.path.exists():
+            for how in ("mode=ro", "immutable=1"):
+                try:
+                    self._db = self._connect(readonly=how)
+                    self._db.execute("SELECT count(*) FROM lessons").fetchone()
+                    break
+                except sqlite3.Error:
+                    if self._db is not None:
+                        self._db.close()
+                    self._db = None
+        why = f"{exc}"
+        if _read_only_fs(self.directory):
+            why = "the file system it is on is read-only"
+        shown = "your progress so far is shown, but " if self._db is not None else ""
+        self._disable(f"the progress database {self.path} cannot be written ({why}); "
+                      f"{shown}new answers are not saved")
 
     def _disable(self, why: str) -> None:
         self.saving = False
         self.notice = f"Progress is not being saved: {why}."
+
+    # ------------------------------------------------------------------ what to tell
+    def _note(self, problems: list[str]) -> None:
+        """Add rows found bad to `problems` (each once; at most MAX_PROBLEMS described)."""
+        for problem in problems:
+            if problem in self._seen:
+                continue
+            self._seen.add(problem)
+            if len(self.problems) < MAX_PROBLEMS:
+                self.problems.append(problem)
+            elif len(self.problems) == MAX_PROBLEMS:
+                self.problems.append("... and more rows like these")
+
+    def _say(self, news: str) -> None:
+        self.notice = news
+        self._news.append(news)
+
+    def take_news(self) -> list[str]:
+        """What happened to the database since the last call that the learner should be
+        told now (it was deleted or replaced and written again), each said once."""
+        with self._lock:
+            news, self._news = self._news, []
+        return news
+
+    def problem_summary(self) -> str | None:
+        """One paragraph on the rows that were left out or read with defaults, or None."""
+        if not self.problems:
+            return None
+        bad = [p for p in self.problems if not p.startswith("...")]
+        head = (f"{len(bad)}{'+' if len(bad) < len(self.problems) else ''} "
+                f"row{'s' if len(bad) != 1 else ''} of the progress database {self.path} "
+                "could not be read as written (edited by hand, or written by another "
+                "version of tutor?); the rest is shown and new answers are still saved:")
+        return "\n".join([head, *(f"  {p}" for p in self.problems)])
+
+    # ------------------------------------------------------------------ the file itself
+    def _file_id(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return (found.st_dev, found.st_ino)
+
+    def _check_file(self) -> None:
+        """Before a write (under the lock): is the file at `path` still the one this
+        connection writes?  Lesson code can delete or replace it; writes to a deleted
+        file would vanish with it, silently."""
+        if self._identity is None or self._db is None:
+            return
+        now = self._file_id()
+        if now == self._identity:
+            return
+        self._rescue(missing=now is None)
+
+    def _rescue(self, *, missing: bool) -> None:
+        """Our file is gone (or another took its place): copy what this connection still
+        reads into memory, close it, then write the copy back to `path` (gone) or beside
+        it (replaced), and open `path` again."""
+        old = self._db
+        assert old is not None
+        memory = sqlite3.connect(":memory:")
+        copy: sqlite3.Connection | None = memory
+        try:
+            old.backup(memory)
+        except sqlite3.Error:
+            memory.close()
+            copy = None
+        old.close()  # (SQLite neither checkpoints nor removes the -wal of a moved file)
+        self._db = None
+        self._identity = None
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path if missing else self.path.with_name(f"{DB_NAME}.kept-{stamp}")
+        for suffix in ("-wal", "-shm"):  # the old file's: they must not be read as the
+            side = self.path.with_name(DB_NAME + suffix)  # new file's (its pages would be)
+            try:
+                if missing:
+                    side.unlink(missing_ok=True)
+                elif side.exists():  # (perhaps the replacement's own: kept, not deleted)
+                    os.replace(side, target.with_name(target.name + suffix))
+            except OSError:
+                pass
+        kept = False
+        if copy is not None:
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                out = sqlite3.connect(target)
+                try:
+                    copy.backup(out)
+                finally:
+                    out.close()
+                kept = True
+            except (OSError, sqlite3.Error):
+                kept = False
+            finally:
+                copy.close()
+        before = self.notice
+        self.notice = None
+        self._open()
+        if not self.saving:
+            self._say(f"The progress database {self.path} was "
+                      f"{'deleted' if missing else 'replaced'} while tutor was running, and "
+                      f"{(self.notice or 'it cannot be written').rstrip('.')}.")
+            return
+        if self.notice and self.notice != before:  # (a damaged replacement, kept aside)
+            self._news.append(self.notice)
+        if missing:
+            had = ("written again with everything this session had" if kept else
+                   "started afresh (what it held could not be read back)")
+            self._say(f"The progress database {self.path} was deleted while tutor was "
+                      f"running (lesson code can delete your files). It was {had}, and "
+                      "answers are being saved again.")
+        else:
+            where = f"kept in {target}" if kept else "lost (it could not be read back)"
+            self._say(f"The progress database {self.path} was replaced by another file "
+                      f"while tutor was running. What this session had is {where}; answers "
+                      f"from now on are saved in {self.path}.")
 
     # ------------------------------------------------------------------ writing
     @contextmanager
@@ -323,14 +477,37 @@ class ProgressStore:
             _rollback(db)
             raise
 
-    def _guarded(self, fn: Callable[[sqlite3.Connection], None]) -> bool:
+    def _guarded(self, fn: Callable[[sqlite3.Connection], None],
+                 plain: Callable[[sqlite3.Connection], None] | None = None) -> bool:
+        """Run `fn` in one write transaction.  If it fails on what the database holds
+        (not on SQLite itself), `plain` (the bare attempt) is written instead, so that
+        an answer is never lost to a bad row."""
         if not self.saving or self._db is None:
             return False
         with self._lock:
             try:
-                with self._write() as db:
-                    fn(db)
+                self._check_file()
+                if not self.saving or self._db is None:
+                    return False
+                try:
+                    with self._write() as db:
+                        fn(db)
+                except (sqlite3.Error, MemoryError):
+                    raise
+                except Exception as exc:  # a row the code did not foresee
+                    if plain is None:
+                        self.notice = f"Progress was not saved: {type(exc).__name__}: {exc}."
+                        return False
+                    with self._write() as db:
+                        plain(db)
+                    self._note([f"while saving an answer: {type(exc).__name__}: {exc}: the "
+                                "answer was saved without its review card and lesson status"])
             except sqlite3.Error as exc:
+                if getattr(exc, "sqlite_errorcode", None) == 8 or "readonly" in str(exc):
+                    self._disable(f"the progress database {self.path} cannot be written "
+                                  f"({exc}); your progress so far is shown, but new answers "
+                                  "are not saved")  # (SQLITE_READONLY: it will not pass)
+                    return False
                 self.notice = f"Progress was not saved: {_why(exc)}."
                 return False
         return True
@@ -354,11 +531,9 @@ class ProgressStore:
             except ValueError:
                 raise ValueError(f"not an ISO 8601 time: {attempt.at!r}") from None
 
-        def write(db: sqlite3.Connection) -> None:
-            first = not attempt.run or db.execute(
-                "SELECT 1 FROM attempts WHERE lesson = ? AND step = ? AND prompt = ? AND run = ?"
-                " LIMIT 1", (*attempt.key, attempt.run)).fetchone() is None
-            review = self._schedule(db, attempt, when, first)
+        problems: list[str] = []
+
+        def insert(db: sqlite3.Connection, review: bool) -> None:
             db.execute(
                 "INSERT INTO attempts (lesson, step, prompt, answer, verdict, expected, hints, "
                 "seconds, run, at, confidence, variant, review) "
@@ -367,23 +542,34 @@ class ProgressStore:
                  attempt.expected, attempt.hints, round(attempt.seconds, 3), attempt.run,
                  attempt.at or schedule.stamp(when), attempt.confidence,
                  _variant_json(attempt.variant), int(review)))
+
+        def write(db: sqlite3.Connection) -> None:
+            first = not attempt.run or db.execute(
+                "SELECT 1 FROM attempts WHERE lesson = ? AND step = ? AND prompt = ? AND run = ?"
+                " LIMIT 1", (*attempt.key, attempt.run)).fetchone() is None
+            review = self._schedule(db, attempt, when, first, problems)
+            insert(db, review)
             status = self._run_status(db, attempt.lesson, attempt.run, total_prompts)
-            row = db.execute("SELECT status, step, prompt, run FROM lessons WHERE lesson = ?",
-                             (attempt.lesson,)).fetchone()
-            if row is not None:
-                status = better(row[0], status)
+            raw = db.execute("SELECT lesson, status, step, prompt, run, updated FROM lessons "
+                             "WHERE lesson = ?", (attempt.lesson,)).fetchone()
+            row = rows.lesson_fields(raw, problems) if raw is not None else None
+            if raw is not None:
+                status = better(raw[1], status)  # (a status tutor does not know is replaced)
             place, run = position, attempt.run
             if place is None:
-                place, run = ((row[1], row[2]), row[3]) if row is not None else ((0, 0), "")
+                place, run = ((row["step"], row["prompt"]), row["run"]) if row else ((0, 0), "")
             self._upsert(db, attempt.lesson, status, place, run, when)
 
-        return self._guarded(write)
+        saved = self._guarded(write, lambda db: insert(db, False))
+        self._note(problems)
+        return saved
 
     @staticmethod
     def _schedule(db: sqlite3.Connection, attempt: Attempt, when: datetime,
-                  first: bool) -> bool:
+                  first: bool, problems: list[str]) -> bool:
         """Review the prompt's card with a run's first answer (making the card when the
-        answer shows the prompt is not known yet).  True if it was a review of a card."""
+        answer shows the prompt is not known yet).  True if it was a review of a card.
+        A card that cannot be read (bad JSON, text for a count) is started again."""
         if not first:
             return False  # a later try in the same run: the live value has been seen
         row = db.execute("SELECT card, reviews, lapses FROM reviews WHERE lesson = ? AND "
@@ -392,7 +578,17 @@ class ProgressStore:
         if row is None and grade == schedule.GOOD:
             return False
         card, reviews, lapses = row if row is not None else (None, -1, 0)
-        state = schedule.review(card, grade, when)
+        where = f"reviews row {attempt.key}"
+        if row is not None and not (rows.is_count(reviews) and rows.is_count(lapses)):
+            problems.append(f"{where}: the counts ({rows.shown(reviews)}, {rows.shown(lapses)})"
+                            " are not whole numbers: counted again from 0")
+            reviews, lapses = 0, 0
+        try:
+            state = schedule.review(card if isinstance(card, str) else None, grade, when)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            problems.append(f"{where}: the review card {rows.shown(card)} cannot be read "
+                            f"({type(exc).__name__}): a new card was started")
+            state = schedule.review(None, grade, when)
         db.execute(
             "INSERT INTO reviews (lesson, step, prompt, card, due, reviews, lapses, rating, last) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (lesson, step, prompt) DO UPDATE SET "
@@ -407,10 +603,16 @@ class ProgressStore:
         """Remember where the learner is (opening a lesson, moving to a step)."""
 
         def write(db: sqlite3.Connection) -> None:
-            row = db.execute("SELECT status FROM lessons WHERE lesson = ?", (lesson,)).fetchone()
-            self._upsert(db, lesson, row[0] if row else "new", position, run, self.clock())
+            raw = db.execute("SELECT lesson, status, step, prompt, run, updated FROM lessons "
+                             "WHERE lesson = ?", (lesson,)).fetchone()
+            row = rows.lesson_fields(raw, problems) if raw is not None else None
+            self._upsert(db, lesson, row["status"] if row else "new", position, run,
+                         self.clock())
 
-        return self._guarded(write)
+        problems: list[str] = []
+        saved = self._guarded(write)
+        self._note(problems)
+        return saved
 
     def reset(self, lesson: str | None = None) -> bool:
         """Forget everything (or one lesson's attempts, status and resume point)."""
@@ -464,29 +666,42 @@ class ProgressStore:
                 self.notice = f"Progress could not be read: {exc}."
                 return []
 
+    def _lessons(self, found: list[tuple]) -> list[LessonProgress]:
+        problems: list[str] = []
+        out = []
+        for raw in found:
+            fields = rows.lesson_fields(raw, problems)
+            if fields is not None:
+                out.append(LessonProgress(**fields))
+        self._note(problems)
+        return out
+
     def lesson(self, lesson: str) -> LessonProgress:
-        rows = self._read("SELECT lesson, status, step, prompt, run, updated FROM lessons "
-                          "WHERE lesson = ?", (lesson,))
-        return LessonProgress(*rows[0]) if rows else LessonProgress(lesson)
+        found = self._lessons(self._read("SELECT lesson, status, step, prompt, run, updated "
+                                         "FROM lessons WHERE lesson = ?", (lesson,)))
+        return found[0] if found else LessonProgress(lesson)
 
     def lessons(self) -> dict[str, LessonProgress]:
-        rows = self._read("SELECT lesson, status, step, prompt, run, updated FROM lessons")
-        return {r[0]: LessonProgress(*r) for r in rows}
+        found = self._read("SELECT lesson, status, step, prompt, run, updated FROM lessons")
+        return {p.lesson: p for p in self._lessons(found)}
 
     def last(self) -> str | None:
         """The lesson the learner touched last."""
-        rows = self._read("SELECT value FROM meta WHERE key = 'last'")
-        return rows[0][0] if rows else None
+        found = self._read("SELECT value FROM meta WHERE key = 'last'")
+        return rows.text(found[0][0]) or None if found else None
 
     def attempts(self, lesson: str | None = None) -> list[Attempt]:
         """Every attempt (of one lesson), oldest first."""
         columns = ATTEMPT_COLUMNS
         if self.schema < 2:  # a database that could not be upgraded (read-only): still shown
             columns = columns.replace("confidence, variant, review", "'sure', '', 0")
-        sql = f"SELECT {columns} FROM attempts"
-        rows = (self._read(sql + " WHERE lesson = ? ORDER BY id", (lesson,)) if lesson
-                else self._read(sql + " ORDER BY id"))
-        return [_attempt(r) for r in rows]
+        sql = f"SELECT id, {columns} FROM attempts"
+        found = (self._read(sql + " WHERE lesson = ? ORDER BY id", (lesson,)) if lesson
+                 else self._read(sql + " ORDER BY id"))
+        problems: list[str] = []
+        out = [a for a in (_attempt(r[0], r[1:], problems) for r in found) if a is not None]
+        self._note(problems)
+        return out
 
     def cards(self, *, due_by: datetime | None = None) -> list[schedule.ReviewItem]:
         """The review cards (only those due by `due_by`, if given), soonest due first."""
@@ -497,9 +712,12 @@ class ProgressStore:
         if due_by is not None:
             sql += " WHERE due <= ?"
             args = (schedule.stamp(due_by),)
-        rows = self._read(sql + " ORDER BY due, lesson, step, prompt", args)
-        return [schedule.ReviewItem(r[0], r[1], r[2], datetime.fromisoformat(r[3]), r[4], r[5],
-                                    r[6], datetime.fromisoformat(r[7])) for r in rows]
+        found = self._read(sql + " ORDER BY due, lesson, step, prompt", args)
+        problems: list[str] = []
+        items = [schedule.ReviewItem(**fields) for fields in
+                 (rows.card_fields(r, problems) for r in found) if fields is not None]
+        self._note(problems)
+        return items
 
     def due(self, now: datetime | None = None) -> list[schedule.ReviewItem]:
         """The prompts due for review now (by the store's clock), longest due first."""
