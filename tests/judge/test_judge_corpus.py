@@ -6,7 +6,9 @@ Format of a corpus file:
     # a comment
     tag negation                                   optional, before a group: its class
     [number] {"type": "float", "value": 0.6}      a group: the kind, then the live value
-    spec {"choices": ["a", "b"]}                   optional: choices, tolerance
+    spec {"choices": ["a", "b"]}                   optional: choices, tolerance, and the
+                                                   foreseen mistakes: "wrong" (a list) and
+                                                   "feedback" (a list of [key, explanation])
     C 0.6                                          verdict letter, one space, the answer
     X -0.6                                         C correct, P partial, X incorrect,
     I no idea                                      I invalid (asked again)
@@ -72,7 +74,9 @@ def load(path: Path) -> list[Row]:
             extra = json.loads(line[5:])
             tol = extra.get("tolerance")
             spec = JudgeSpec(kind, choices=tuple(extra.get("choices", ())),
-                             tolerance=Tolerance(**tol) if tol else None)
+                             tolerance=Tolerance(**tol) if tol else None,
+                             feedback=tuple(tuple(f) for f in extra.get("feedback", ())),
+                             wrong=tuple(extra.get("wrong", ())))
         elif line.startswith("tag "):
             pending = line[4:].strip()  # for the group whose header comes next
         else:

@@ -34,6 +34,13 @@ warnings
   dead-code   step code after a top-level statement that always raises or exits.
   pack-order  a pack.yaml `lessons:` entry naming no lesson in the pack.
   vary        `vary:` with one variant; `{{name}}` in a prompt of a lesson without `vary:`.
+  foreseen    a number prompt whose `wrong:` answer or feedback key, written at the
+              precision the question asks (at two significant digits when it asks none),
+              would be judged right for the reference answer (optim/momentum: the
+              mistake 2.4 for the answer 2.42).  The judge takes such a number for the
+              mistake (docs/judging.md, "Foreseen mistakes"), so a learner who rounds
+              the right answer is marked wrong: say in the question the precision that
+              tells them apart ("to two decimal places").  Checked in every variant.
 
 `--strict` turns warnings into errors.
 """
@@ -171,6 +178,41 @@ def check_answers(f: LintedFile) -> list[Problem]:
     return out
 
 
+def check_foreseen(f: LintedFile) -> list[Problem]:
+    """Rule `foreseen` (a warning): a foreseen mistake the question's precision can't
+    tell from the answer."""
+    assert f.lesson is not None
+    from tutor.judge.api import rounds_onto  # the judge; no torch
+
+    out = []
+    for step, prompt in f.lesson.prompts:
+        if prompt.kind != "number" or prompt.answer is None:
+            continue
+        for key, typed, digits in rounds_onto(prompt.spec, prompt.answer, prompt.ask):
+            out.append(_problem(
+                f, f"{_prompt_path(step, prompt)}.ask", f"the foreseen mistake {key!r} "
+                f"(under `wrong:` or `feedback:`), written as {typed!r} at the precision "
+                f"this question asks, is judged right for the answer {prompt.answer!r}: "
+                f"a learner who rounds the right answer is taken for that mistake. Say in "
+                f"the question the precision that tells them apart ({digits}, e.g. \"to "
+                f"{_spelled(digits)}\").", WARNING))
+    return out
+
+
+_SPELLED = dict(enumerate("zero one two three four five six seven eight nine ten".split()))
+
+
+def _spelled(digits: str) -> str:
+    """ "2 decimals" -> "two decimal places", "3 significant digits" -> "three
+    significant digits"."""
+    n, _, unit = digits.partition(" ")
+    if not n.isdigit():
+        return "the nearest whole number"
+    word = _SPELLED.get(int(n), n)
+    return f"{word} decimal place{'s' * (n != '1')}" if unit.startswith("decimal") \
+        else f"{word} {unit}"
+
+
 def check_missing(f: LintedFile) -> list[Problem]:
     """Rules `no-answer`, `hint`, `explain` (warnings)."""
     assert f.lesson is not None
@@ -264,7 +306,7 @@ def check_show(f: LintedFile) -> list[Problem]:
     return out
 
 
-RULES = (check_answers, check_missing, check_unreachable, check_show)
+RULES = (check_answers, check_missing, check_unreachable, check_show, check_foreseen)
 
 
 def lint_lesson_file(path: Path) -> LintedFile:
