@@ -194,3 +194,10 @@ def test_a_mistake_that_the_live_value_does_not_round_onto_changes_nothing() -> 
 
 def test_an_explicit_tolerance_is_the_authors_rule() -> None:
     assert status("number", "2.4", f(2.42), tolerance=Tolerance(rtol=0.05), wrong=("2.4",)) is C
+
+
+def test_a_wrong_answer_that_is_the_live_value_is_left_to_tutor_check() -> None:
+    # `tutor check` must still see that this `wrong:` is judged right
+    t32 = {"type": "tensor", "dtype": "float32", "shape": [], "values": F32_06}
+    assert status("number", "0.6", t32, wrong=("0.6",)) is C
+    assert status("number", "1.0", f(1.0), wrong=("1.0",)) is C

@@ -8,6 +8,7 @@ import random
 import re
 from functools import lru_cache
 
+from .base.dtypes import spacing
 from .base.errors import InvalidPrediction
 from .base.obs import Obs, items, number_dtype, otype, single_number
 from .base.parts import Said, short
@@ -176,6 +177,11 @@ def _mistake_value(spec: JudgeSpec, key: str) -> float | None:
     return float(v)
 
 
+def _same(w: float, v: float, dtype: str) -> bool:
+    """Is `w` the live value `v`, as far as its dtype can tell?"""
+    return abs(w - v) <= 4 * spacing(v, dtype) + 4 * math.ulp(max(abs(w), abs(v)))
+
+
 def apart(v: float, w: float) -> str | None:
     """How many digits tell two numbers apart: "2 decimals" for 2.42 and 2.4 (shown
     to 2 decimals they are 2.42 and 2.40); significant digits for tiny or huge ones."""
@@ -207,8 +213,8 @@ def foreseen_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs
     explained = dict(spec.feedback)
     for key in (*explained, *spec.wrong):
         w = _mistake_value(spec, key)
-        if w is None or not math.isfinite(w) or w == live_v:
-            continue
+        if w is None or not math.isfinite(w) or _same(w, live_v, dtype):
+            continue  # a `wrong:` that is the live value: `tutor check` reports that
         if matches(pred.lit, w, dtype) and abs(typed - w) <= abs(typed - live_v):
             digits = apart(live_v, w)
             if digits is not None:
