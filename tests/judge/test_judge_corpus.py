@@ -101,6 +101,8 @@ def test_the_corpus_is_big_and_covers_every_kind_and_class() -> None:
     assert {"precision", "magnitude", "case", "digit-names", "shapes-as-items", "negation",
             "contrast", "hedge", "class-object", "pasted-repr", "lead-in", "exception-alias",
             "exception-no-raise", "arithmetic", "uniform-tensor"} <= tags
+    # and of issue #27 (round3.txt; foreseen mistakes in numbers.txt)
+    assert {"exception-words", "foreseen-mistake"} <= tags
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r.where}:{r.answer[:30]!r}" for r in ROWS])

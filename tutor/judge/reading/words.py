@@ -45,6 +45,27 @@ _OK_WORDS = frozenset(
      "clean", "cleanly"}
 )  # fmt: skip
 _IDENT = re.compile(r"[A-Za-z_][\w.']*\w|[A-Za-z_]")
+# exception classes typed as words: "key error", "Zero Division Error", "out of memory error"
+_KNOWN_EXCEPTIONS = {n.casefold(): n for n in (*BUILTIN_MRO, "LinAlgError", "OutOfMemoryError")}
+_WORDED = re.compile(r"\b((?:(?!(?:error|exception|warning)\b)[A-Za-z]+(?:\s+|-)){1,4})"
+                     r"(error|exception|warning)\b", re.I)
+
+
+def _joined(match: re.Match[str]) -> str:
+    """A run of words ending in error/exception/warning, as the class it names
+    (`key error` -> `KeyError`), from its longest known tail; else as typed."""
+    words = match.group(1).replace("-", " ").split()
+    for i in range(len(words)):
+        name = _KNOWN_EXCEPTIONS.get("".join(words[i:]).casefold() + match.group(2).casefold())
+        if name is not None:
+            return " ".join(words[:i] + [name])
+    return match.group(0)
+
+
+def join_worded(text: str) -> str:
+    """Exception classes typed as words joined into their names: "it raises a key
+    error" -> "it raises a KeyError" (only names of known classes)."""
+    return _WORDED.sub(_joined, text) if len(text) <= MAX_SENTENCE else text
 _NOTHING = frozenset({"nothing", "none", "null", "nil"})
 
 # stdout
@@ -244,7 +265,7 @@ def _ask(what: str) -> InvalidPrediction:
 
 
 def read_exception_pred(text: str) -> ExcP:
-    t = collapse(strip_noise(normalise_chars(text)))
+    t = join_worded(collapse(strip_noise(normalise_chars(text))))
     _require(t)
     head = _message_cut(t[:MAX_SENTENCE])  # a pasted traceback: its head says what was raised
     if head.casefold() in NONE_WORDS:
