@@ -286,8 +286,9 @@ def test_stdout_quotes_and_periods_only_when_not_printed() -> None:
 
 
 def test_stdout_nothing() -> None:
-    for text in ["nothing", "(nothing)", "no output", "None"]:
+    for text in ["nothing", "(nothing)", "no output"]:
         assert status("stdout", text, s("")) is C, text
+    assert status("stdout", "None", s("")) is X  # print(f()) prints None: that is output
     assert status("stdout", "None", s("None\n")) is C
     assert status("stdout", "nothing", s("x")) is X
     assert status("stdout", "   ", s("")) is INV

@@ -69,10 +69,15 @@ def join_worded(text: str) -> str:
 _NOTHING = frozenset({"nothing", "none", "null", "nil"})
 
 # stdout
-STDOUT_EMPTY = frozenset(
-    {"nothing", "empty", "no output", "(nothing)", "(no output)", "(empty)", "blank",
-     "nothing printed", "prints nothing", "none", "null", "nil"}
-)  # fmt: skip
+# (not None: a printed `None` is output, and print(f()) prints it)
+STDOUT_EMPTY = re.compile(
+    r"\(?(?:it\s+|that\s+|this\s+|the\s+code\s+)?"
+    r"(?:nothing|empty|blank|no\s+output|(?:an?\s+)?empty\s+(?:output|line|string)"
+    r"|nothing\s+(?:is\s+|gets\s+|will\s+be\s+)?(?:printed|shown|output)"
+    r"|(?:prints|outputs|shows|will\s+print|would\s+print)\s+nothing"
+    r"|(?:doesn'?t|does\s+not|won'?t|will\s+not)\s+print(?:\s+anything)?"
+    r"|no\s+(?:output|lines?)\s+(?:is\s+|are\s+)?(?:printed|shown))"
+    r"(?:\s+at\s+all)?\)?")
 
 
 def _require(text: str) -> str:
@@ -315,4 +320,5 @@ def read_stdout_pred(text: str) -> StdoutP:
     t = text.strip()
     if not t:
         raise InvalidPrediction("Type what you expect it to print, or 'nothing'.", how=False)
-    return StdoutP(t, collapse(strip_noise(t)).casefold() in STDOUT_EMPTY)
+    said = collapse(strip_noise(t)).casefold() if len(t) <= 200 else ""
+    return StdoutP(t, STDOUT_EMPTY.fullmatch(said) is not None)
