@@ -227,3 +227,11 @@ def test_repeated_items_are_counted() -> None:
     assert v.status is P
     assert v.message.startswith("3 appears once in the live value, not twice; missing: 6")
     assert "All 1" not in judge(JudgeSpec("list"), "2, 3", one).message
+
+
+@pytest.mark.parametrize("text", ["there are none", "no parameters", "it has no children",
+                                  "the model has no buffers", "none at all"])
+def test_empty_in_words_is_wrong_for_a_collection_with_items(text: str) -> None:
+    live = {"type": "list", "items": [{"type": "str", "value": "fc.weight"}]}
+    assert status("set", text, live) is X
+    assert status("list", text, live) is X

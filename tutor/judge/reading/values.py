@@ -40,6 +40,20 @@ EMPTY_WORDS = frozenset(
      "set()", "{}", "[]", "()", "frozenset()", "list()", "tuple()", "dict()", "odict_keys([])",
      "dict_keys([])", "an empty list", "an empty set", "it's empty", "it is empty"}
 )  # fmt: skip
+# an empty collection in words: "there are none", "no parameters", "it has no children",
+# "the model has no buffers", "none at all", "there aren't any", "it's an empty dict"
+_EMPTY_SAID = re.compile(
+    r"(?:(?:[\w.()'\[\]]+\s+){0,3}?(?:has|have|had|are|is|contains|holds|returns|gives|yields"
+    r"|lists|there'?s|there\s+are|there\s+is|it'?s|they'?re)\s+)?"
+    r"(?:none|nothing|no\s+(?:[a-z_.-]+\s+){0,2}?[a-z_.-]+|not\s+(?:a\s+single\s+)?(?:any|one)"
+    r"(?:\s+[a-z_.-]+){0,2}|(?:an?\s+)?empty(?:\s+(?:set|list|dict|tuple|collection))?"
+    r"|zero\s+[a-z_.-]+|(?:there\s+)?(?:aren'?t|isn'?t)\s+any(?:\s+[a-z_.-]+)?"
+    r"|(?:(?:it|they|the\s+[\w.]+)\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+have\s+any"
+    r"(?:\s+[a-z_.-]+){0,2})"
+    r"(?:\s+(?:at\s+all|of\s+them|yet))?",
+    re.I)
+_NOT_EMPTY = re.compile(r"\bno\s+(?:idea|clue|guess)\b", re.I)  # hedges, asked again
+
 SCALAR_SHAPE_WORDS = frozenset(
     {"scalar", "a scalar", "0-d", "0d", "0-dim", "zero-dim", "torch.size([])", "size([])", "()",
      "[]", "torch.size(())", "empty"}
@@ -149,6 +163,9 @@ def _collection(node: Call) -> SeqP:
 
 def read_items_pred(text: str) -> SeqP | NoneP:
     if len(text) < 40 and collapse(text).casefold() in EMPTY_WORDS:
+        return SeqP(())
+    if len(text) < 100 and _EMPTY_SAID.fullmatch(collapse(text)) \
+            and not _NOT_EMPTY.search(text) and collapse(text).casefold() not in NONE_WORDS:
         return SeqP(())
     try:
         items = parse_items(text)
