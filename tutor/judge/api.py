@@ -17,7 +17,7 @@ from .base.verdict import JudgeSpec, Status, Verdict
 from .comparing.numbers import matches
 from .comparing.pseudo import to_observation
 from .reading.grammar import number_in
-from .reading.phrases import is_hedge
+from .reading.phrases import hedges
 from .reading.numbers import NumLit
 from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
@@ -41,7 +41,7 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     if not isinstance(text, str):
         raise InvalidPrediction("Type an answer.")
     check_length(text)
-    if not kind.verbatim and is_hedge(text) and \
+    if not kind.verbatim and hedges(text) and \
             text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
         raise InvalidPrediction(_HEDGE, how=False)
     return kind.read(text, spec)

@@ -57,9 +57,28 @@ def is_hedge(text: str) -> bool:
     return len(low) <= 60 and _HEDGE.fullmatch(low) is not None
 
 
+# a hedge inside a sentence: "not sure if it raises", "I'm not sure they share", "no
+# idea, RuntimeError?" (never read as an answer or a negation; "maybe it raises" is a
+# guess, read as its answer)
+_HEDGE_IN = re.compile(
+    r"\b(?:not\s+(?:really\s+|quite\s+|100%\s+)?(?:sure|certain)|unsure|uncertain|no\s+idea"
+    r"|no\s+clue|(?:don'?t|do\s+not|dont)\s+(?:really\s+)?know|dunno|idk|can'?t\s+tell"
+    r"|cannot\s+tell|hard\s+to\s+say|who\s+knows|not\s+a\s+clue"
+    r"|(?:could|might)\s+be\s+either)\b",
+    re.IGNORECASE,
+)
+
+
 def has_hedge(clause: str) -> bool:
-    """Does a clause of an answer hedge ("not sure", "maybe")?"""
-    return is_hedge(clause)
+    """Does a clause of an answer hedge ("not sure", "not sure if it raises")?"""
+    return is_hedge(clause) or (len(clause) <= 1000 and _HEDGE_IN.search(clause) is not None)
+
+
+def hedges(text: str) -> bool:
+    """Does an answer hedge anywhere ("0.6, not sure", "I don't know, maybe 3")?"""
+    quoted = text.strip()[:1] in ("'", '"', "`")  # a quoted string is a value as typed
+    return is_hedge(text) or (len(text) <= 300 and not quoted
+                              and _HEDGE_IN.search(text) is not None)
 
 
 def says_none(text: str) -> bool:
