@@ -391,20 +391,27 @@ def number_in(text: str) -> Num | None:
 _SEPARATOR_WORDS = frozenset({"and", "or"})
 
 
-def parse_items(text: str) -> Node | tuple[Node, ...]:
+def parse_items(text: str, *, or_items: bool = True) -> Node | tuple[Node, ...]:
     """Values separated by commas or spaces (`a, b` or `a b`): a tuple of them,
     or, when the text is exactly one value, that value (a single `[..]` is a
-    sequence, not an item)."""
+    sequence, not an item).  "or" between items separates them (`p or b`, for a
+    set) only with `or_items`, and never between sequences, calls or reprs: there
+    it offers two answers, which is invalid."""
     p = _Parser(text)
     if p.tok.kind == "EOF":
         raise InvalidPrediction("Type an answer.")
     items: list[Node] = []
+    alternatives = False
     while p.tok.kind != "EOF":
         items.append(p.value())
         if p.at(","):
             p.next()
         if items and p.tok.kind == "NAME" and p.tok.text.casefold() in _SEPARATOR_WORDS:
+            alternatives |= p.tok.text.casefold() == "or"
             p.next()  # "a, b and c" / "0 or 2": a plain-language separator
+    if alternatives and (not or_items or any(isinstance(n, (Seq, Call, Angle)) for n in items)):
+        # "[1, 2] or [2, 1]", "(2, 3) or (3, 2)": two answers, not the items of one
+        raise InvalidPrediction("That gives two answers; which one is it? ", how=False)
     if len(items) == 1 and not (p.tokens[-2].kind == "OP" and p.tokens[-2].text == ","):
         return items[0]
     return tuple(items)

@@ -35,7 +35,14 @@ _SPOKEN = re.compile(
     r"|my\s+guess\s+is|my\s+answer\s+is|answer)\s*:?\s*)?"
     r"(?:it'?s|it\s+is|it\s+will\s+be|it'?ll\s+be|that'?s|that\s+is|this\s+is|they\s+are"
     r"|they'?re|the\s+answer\s+is|the\s+result\s+is|the\s+value\s+is|we\s+get|you\s+get"
-    r"|i\s+get|i\s+got|gives|returns|prints)\s+(?=\S)"
+    r"|i\s+get|i\s+got|gives|returns|prints"
+    # "the grad_fn is ExpBackward0", "y's dtype will be float32", "the shape is (2, 5)"
+    r"|(?:the\s+)?[\w.\[\]()]+'?s?(?:\s+[\w.]+){0,2}\s+(?:is|are|will\s+be|would\s+be"
+    r"|should\s+be|becomes|stays|equals)"
+    # "it's on the cpu", "it lives on the cuda device"
+    r"|(?:(?:it'?s|it\s+is|it\s+lives|it\s+stays|lives|stays|is|it'?s\s+still)\s+)?on"
+    r"(?:\s+the)?)"
+    r"\s+(?=\S)"
     r"|^(?:i\s+think|i\s+guess|i'?d\s+say|probably|my\s+guess\s+is|my\s+answer\s+is)\s*:?\s+(?=\S)",
     re.IGNORECASE,
 )

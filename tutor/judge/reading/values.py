@@ -63,6 +63,7 @@ _DIGIT_COMMA = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+|[+-]?[0-9]+,[0-9]+")
 _SPACED = re.compile(r"[0-9.]\s+[0-9.+-]")
 
 Reader = Callable[[str], Pred]
+_TWO_ANSWERS = re.compile(r"\S\s+or\s+\S", re.I)  # "2 or 3", "float32 or float64"
 
 
 def read_value(reader: Reader, text: str, *, none_phrases: bool = True,
@@ -75,6 +76,8 @@ def read_value(reader: Reader, text: str, *, none_phrases: bool = True,
         return reader(text)
     except InvalidPrediction as e:
         error = e
+    if len(text) <= 300 and _TWO_ANSWERS.search(text):
+        error = InvalidPrediction("That gives two answers; which one is it? ", how=False)
     for form in [text, *lead_ins(text)]:
         if none_phrases and says_none(form):
             return NoneP()
@@ -190,7 +193,7 @@ def read_shape_pred(text: str) -> ShapeP | NoneP:
         return ShapeP(())
     if _SHAPE_X.fullmatch(low):
         return ShapeP(tuple(int(d) for d in re.findall(r"[0-9]+", low)))
-    items = parse_items(text)
+    items = parse_items(text, or_items=False)
     if not isinstance(items, tuple):
         node = items
         if isinstance(node, NoneV):

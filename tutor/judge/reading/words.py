@@ -138,12 +138,22 @@ def _text_key(text: str) -> str:
     return t.casefold()
 
 
+# "ExpBackward0 or MulBackward0", "it's cpu or cuda": two answers, not a name
+_TWO_NAMES = re.compile(r"(?:^|\s)(?:either\s+)?[\w.<>'\"`=]+,?\s+or\s+[\w.<>'\"`=()]+$", re.I)
+# a pasted NumPy array: `array([1., 2.], dtype=float32)`, `np.array(2.)`
+NUMPY_ARRAY = re.compile(r"(?:np\.|numpy\.)?array\(.*\)", re.S)
+
+
 def read_text_pred(text: str) -> TextP:
     check_length(text)
     if text.strip() in ("''", '""'):
         return TextP("")
     t = collapse(strip_noise(normalise_chars(text)))
     _require(t)
+    if len(t) <= 300 and _TWO_NAMES.search(t):
+        raise InvalidPrediction("That gives two answers; which one is it? ", how=False)
+    if len(t) <= 100_000 and NUMPY_ARRAY.fullmatch(t):
+        raise InvalidPrediction("That is a NumPy array, not a name. ")
     return TextP(t)
 
 
