@@ -20,6 +20,7 @@ lexer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -30,6 +31,8 @@ from . import numbers as nums
 from .lexer import Token, tokenize
 from .numbers import NumLit
 
+
+_GLUED = re.compile(r"(ln|log|sqrt|exp|sin|cos|tan|tanh|sigmoid|abs)([0-9]+(?:\.[0-9]+)?)")
 
 @dataclass(frozen=True)
 class Num:
@@ -281,6 +284,13 @@ class _Parser:
             imag = nums.special_lit(tok.text[:-1])  # nanj, infj
             if imag is not None:
                 return Cplx(_ZERO, imag)
+        glued = _GLUED.fullmatch(low)
+        if glued and nums.function_name(low) is None and not self.at("(") \
+                and not low.startswith(("log2", "log10", "log1p")):
+            # `ln2`, `sqrt2`, `exp1`: a function and its number typed together
+            # (`log28` could be log2(8): asked again, as any unknown name is)
+            arg_lit = nums.read_number(glued.group(2), checked=True)
+            return Num(nums.apply(glued.group(1), arg_lit))
         after = self.tok.kind
         func = nums.function_name(tok.text) if after in ("NUM", "NAME", "OP") else None
         if func is not None and (after == "NUM" or after == "NAME"

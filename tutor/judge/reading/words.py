@@ -12,6 +12,7 @@ from ..base.parts import Said
 from ..base.text import NONE_WORDS, check_length, collapse, normalise_chars, strip_noise
 from . import polarity
 from .grammar import Num, parse_value
+from .lexer import tokenize
 from .phrases import has_hedge
 from .predictions import BoolP, ChoiceP, ExcP, NoneP, StdoutP, TextP
 
@@ -168,20 +169,42 @@ def _as_number(text: str) -> Num | None:
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*$")  # a choice's closing aside: "(about 0.69)"
 
 
+def _form_key(text: str) -> str | None:
+    """A choice text without the space between its tokens: `(2,3)` is `(2, 3)`
+    (None for what the lexer can't read)."""
+    if len(text) > 500:
+        return None
+    try:
+        return "".join(tok.text for tok in tokenize(text) if tok.kind != "EOF").casefold()
+    except InvalidPrediction:
+        return None
+
+
+_POSITION = re.compile(r"(?:option|choice|answer|number|no\.?|#)\s*\(?([0-9]{1,4})\)?"
+                       r"|([0-9]{1,4})\)")
+
+
 def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     """A choice by number (`2`, `option 2`, `(2)`), by text, or by letter (`b`).
 
-    A whole number from 1 to the number of choices is that choice's number, even
-    when some choice's text is a number: with the choices `1`, `3`, `2`, typing `2`
-    picks the second (`3`).  Any other answer is matched to a choice's text (form
-    ignored; case too, unless two choices differ only by case; `2.0` is the choice
-    `2`), then read as a letter (`b`, with at most 10 choices)."""
+    A whole number from 1 to the number of choices is that choice's number, unless
+    some choice's text is itself a whole number: then a typed number means the text
+    it equals (with the choices `1`, `3`, `2`, typing `2` picks the third; with `1`,
+    `7`, typing `2` is asked again), and a position is `option 2`, `2)` or a letter.  Any other answer is matched to a
+    choice's text (form ignored: case, unless two choices differ only by case; the
+    space between tokens, `(2,3)` for `(2, 3)`; `2.0` is the choice `2`), then read
+    as a letter (`b`, with at most 10 choices)."""
     _require(text.strip())
     key = text_key(text)
-    bare = re.sub(r"^(?:option|choice|answer)\s*", "", key)
-    m = re.fullmatch(r"\(?([0-9]{1,4})[).:]?", bare)
-    if m and 1 <= int(m.group(1)) <= len(choices):
-        return ChoiceP(int(m.group(1)) - 1)
+    numbered = [_as_number(c) if len(c) < 200 else None for c in choices]
+    # a typed whole number could be a choice's text only where a text is a whole number
+    numeric = any(n is not None and getattr(n.lit, "is_int", False) for n in numbered)
+    m = _POSITION.fullmatch(key)
+    if m and 1 <= int(m.group(1) or m.group(2)) <= len(choices):
+        return ChoiceP(int(m.group(1) or m.group(2)) - 1)
+    bare = re.fullmatch(r"\(?([0-9]{1,4})[.:]?\)?", key)
+    if bare and not numeric and 1 <= int(bare.group(1)) <= len(choices):
+        return ChoiceP(int(bare.group(1)) - 1)
     exact = collapse(strip_noise(normalise_chars(text)))
     plain = [collapse(strip_noise(normalise_chars(c))) for c in choices]
     if exact in plain:
@@ -194,15 +217,20 @@ def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
         return ChoiceP(short_keys.index(key))
     typed = _as_number(text) if len(text) < 200 else None
     if typed is not None:
-        for i, c in enumerate(choices):
-            num = _as_number(c)
+        for i, num in enumerate(numbered):
             if num is not None and num.lit.value == typed.lit.value:
                 return ChoiceP(i)
-    m = re.fullmatch(r"\(?([a-z])[).:]?", bare)
+    form = _form_key(strip_noise(normalise_chars(text)))
+    forms = [_form_key(strip_noise(normalise_chars(c))) for c in choices]
+    if form is not None and forms.count(form) == 1:
+        return ChoiceP(forms.index(form))
+    m = re.fullmatch(r"\(?([a-z])[).:]?", key)
     if m and len(choices) <= 10 and ord(m.group(1)) - ord("a") < len(choices):
         return ChoiceP(ord(m.group(1)) - ord("a"))
     if key in NONE_WORDS:
         return NoneP()
+    if typed is not None and numeric:
+        raise InvalidPrediction("The choices are numbers: type one of them, or its letter. ")
     raise InvalidPrediction()
 
 
