@@ -104,7 +104,7 @@ def test_the_corpus_is_big_and_covers_every_kind_and_class() -> None:
     # and of issue #27 (round3.txt; foreseen mistakes in numbers.txt)
     assert {"exception-words", "stdout-form", "empty-in-words", "hedge-in-sentence",
             "superscript", "lead-in-names", "clear-answers", "choice-numbers-as-text",
-            "foreseen-mistake"} <= tags
+            "pasted-pairs", "foreseen-mistake"} <= tags
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r.where}:{r.answer[:30]!r}" for r in ROWS])

@@ -25,6 +25,7 @@ _CHAR_MAP = str.maketrans(
         "\u00f7": "/",  # division sign
         "\u00b7": "*",  # middle dot: 2.5·10⁻³
         "\u221e": "inf",  # infinity
+        "\u2205": "set()",  # the empty set
         "\u2044": "/",  # fraction slash (NFKC makes ½ 1⁄2)
         "\u221a": "sqrt",  # square root: √2 is sqrt2, read as sqrt(2)
         "\u22c5": "*",  # dot operator

@@ -14,7 +14,7 @@ from typing import overload
 from ..base.obs import Obs, items, otype
 from ..base.parts import Item, Live, Part, Said
 from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
-from ..reading.predictions import BoolP, NumP, Pred, SeqP, TensorP, pred_text
+from ..reading.predictions import BoolP, NumP, Pred, SeqP, TensorP, TextP, pred_text
 from .index import Elements, match, tensor_elements
 from .matching import dedupe_key, item_matches
 
@@ -82,6 +82,7 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
         if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
             # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
             preds = [BoolP(b) if isinstance(b, bool) else NumP(b) for b in one.leaves]
+    preds = _names_of_pairs(preds, lives)
     texts = [pred_text(x) for x in preds]
     if not ordered:
         unique = dict(zip(texts, preds, strict=True))
@@ -131,6 +132,20 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     if extra:
         parts += ["; not in the live value: ", *_listed(extra, len(extra))]
     return partial(*parts, ".")
+
+
+def _names_of_pairs(preds: list[Pred], lives: Sequence[Obs]) -> list[Pred]:
+    """Pasted `named_children()` / `named_parameters()` pairs, `('fc', Linear(...))`,
+    typed where the live items are the names: each pair stands for its name."""
+    if not preds or not lives or isinstance(lives, Elements) \
+            or not all(otype(x) == "str" for x in lives):
+        return preds
+    names: list[Pred] = []
+    for x in preds:
+        if not (isinstance(x, SeqP) and len(x.items) == 2 and isinstance(x.items[0], TextP)):
+            return preds
+        names.append(x.items[0])
+    return names
 
 
 def shares_an_item(p: SeqP, live: Obs, tol: Tolerance | None) -> bool:

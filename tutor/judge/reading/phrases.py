@@ -99,6 +99,22 @@ def says_none(text: str) -> bool:
     return bool(_NONE_PHRASE.fullmatch(low) or _NONE_THEN_REASON.match(low))
 
 
+_REASON = re.compile(r"(?:because|since|as)\b.*|[a-z_][\w'.-]*(?:\s+[\w'.-]+)+\)?")
+
+
+def none_then_reason(text: str) -> bool:
+    """None followed by a reason in words: "None (a is a leaf)", "none, all are
+    frozen" (not `None, None, 3`: items)."""
+    low = collapse(text.casefold())
+    m = _NONE_THEN_REASON.match(low) if len(low) <= 200 else None
+    if m is None:
+        return False
+    rest = low[m.end():].strip()
+    if low[m.end() - 1:m.end()].isalpha():  # "because", "since", "as"
+        return True
+    return _REASON.fullmatch(rest) is not None and rest.split()[0] not in NONE_WORDS
+
+
 def lead_in(text: str) -> str | None:
     """The answer after a leading `name =`, `name is`, `label:` or a spoken
     lead-in ("it's", "I think it's"); None if there is none."""

@@ -27,13 +27,14 @@ from .grammar import (
     parse_value,
 )
 from .numbers import bool_lit
-from .phrases import lead_ins, number_forms, says_none
+from .phrases import lead_ins, none_then_reason, number_forms, says_none
 from .predictions import BoolP, DtypeP, NoneP, NumP, Pred, SeqP, ShapeP, TensorP, TextP
 from .tensors import PARAM_CALLS, SIZE_CALLS, TENSOR_CALLS, read_size, read_tensor
 
 COLLECTION_CALLS = frozenset(
     {"set", "frozenset", "list", "tuple", "dict_keys", "odict_keys", "OrderedDict", "dict"}
 )
+_MODULE_CALL = re.compile(r"(?:[a-z_][\w]*\.)*[A-Z]\w*")  # `Linear`, `nn.ReLU`
 _UNIFORM = frozenset({"zeros", "ones", "full", "torch.zeros", "torch.ones", "torch.full"})
 EMPTY_WORDS = frozenset(
     {"empty", "nothing", "empty set", "empty list", "no keys", "no items", "none of them",
@@ -46,7 +47,8 @@ _EMPTY_SAID = re.compile(
     r"(?:(?:[\w.()'\[\]]+\s+){0,3}?(?:has|have|had|are|is|contains|holds|returns|gives|yields"
     r"|lists|there'?s|there\s+are|there\s+is|it'?s|they'?re)\s+)?"
     r"(?:none|nothing|no\s+(?:[a-z_.-]+\s+){0,2}?[a-z_.-]+|not\s+(?:a\s+single\s+)?(?:any|one)"
-    r"(?:\s+[a-z_.-]+){0,2}|(?:an?\s+)?empty(?:\s+(?:set|list|dict|tuple|collection))?"
+    r"(?:\s+[a-z_.-]+){0,2}|(?:an?\s+|the\s+)?empty(?:\s+(?:set|list|dict|tuple|collection))?"
+    r"(?:\s*(?:set|list|dict|tuple)\(\))?"
     r"|zero\s+[a-z_.-]+|(?:there\s+)?(?:aren'?t|isn'?t)\s+any(?:\s+[a-z_.-]+)?"
     r"|(?:(?:it|they|the\s+[\w.]+)\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+have\s+any"
     r"(?:\s+[a-z_.-]+){0,2})"
@@ -149,6 +151,8 @@ def read_item(node: Node) -> Pred:
             return ShapeP(read_size(node))
         if node.name in COLLECTION_CALLS and not node.kwargs:
             return _collection(node)
+        if _MODULE_CALL.fullmatch(node.name):
+            return TextP(node.name)  # a module's repr, `Linear(in_features=2, ...)`, `ReLU()`
         raise InvalidPrediction("I can't read ", Said(node.name), "(...) as an item; use names, "
                                 "numbers or None.")
     raise InvalidPrediction("I can't read that as an item.")
@@ -170,6 +174,8 @@ def read_items_pred(text: str) -> SeqP | NoneP:
     if len(text) < 100 and _EMPTY_SAID.fullmatch(collapse(text)) \
             and not _NOT_EMPTY.search(text) and collapse(text).casefold() not in NONE_WORDS:
         return SeqP(())
+    if len(text) < 200 and none_then_reason(text):
+        return NoneP()  # "None (no params)", "None, because all are frozen": there are none
     try:
         items = parse_items(text)
     except InvalidPrediction as e:
