@@ -14,6 +14,7 @@ from .base.obs import Obs, items, number_dtype, otype, single_number
 from .base.parts import Said, short
 from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
+from .comparing.items import clear_cache as clear_items_cache
 from .comparing.numbers import matches
 from .comparing.pseudo import to_observation
 from .reading.grammar import number_in
@@ -323,6 +324,7 @@ def clear_caches() -> None:
     feedback keys): benchmarks time the judge cold."""
     for cached in (_feedback_key, number_in, _text_key, nfkc):
         cached.cache_clear()
+    clear_items_cache()
 
 
 def judge(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
