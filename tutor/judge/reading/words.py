@@ -230,7 +230,8 @@ def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     if key in NONE_WORDS:
         return NoneP()
     if typed is not None and numeric:
-        raise InvalidPrediction("The choices are numbers: type one of them, or its letter. ")
+        raise InvalidPrediction("Some choices are numbers, so a number is read as one of "
+                                "them: type the choice itself, or its letter. ")
     raise InvalidPrediction()
 
 
