@@ -18,8 +18,8 @@ from .comparing.items import clear_cache as clear_items_cache
 from .comparing.numbers import matches
 from .comparing.pseudo import to_observation
 from .reading.grammar import number_in
-from .reading.phrases import hedges
 from .reading.numbers import NumLit
+from .reading.phrases import hedges
 from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
 from .registry import REGISTRY, Kind, gives_an_item, is_right, judged

@@ -11,7 +11,6 @@ compared with is never tried again.
 from __future__ import annotations
 
 import copy
-
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence

@@ -31,7 +31,6 @@ from . import numbers as nums
 from .lexer import Token, tokenize
 from .numbers import NumLit
 
-
 _GLUED = re.compile(r"(ln|log|sqrt|exp|sin|cos|tan|tanh|sigmoid|abs)([0-9]+(?:\.[0-9]+)?)")
 
 @dataclass(frozen=True)

@@ -190,10 +190,10 @@ def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     A whole number from 1 to the number of choices is that choice's number, unless
     some choice's text is itself a whole number: then a typed number means the text
     it equals (with the choices `1`, `3`, `2`, typing `2` picks the third; with `1`,
-    `7`, typing `2` is asked again), and a position is `option 2`, `2)` or a letter.  Any other answer is matched to a
-    choice's text (form ignored: case, unless two choices differ only by case; the
-    space between tokens, `(2,3)` for `(2, 3)`; `2.0` is the choice `2`), then read
-    as a letter (`b`, with at most 10 choices)."""
+    `7`, typing `2` is asked again), and a position is `option 2`, `2)` or a letter.
+    Any other answer is matched to a choice's text (form ignored: case, unless two
+    choices differ only by case; the space between tokens, `(2,3)` for `(2, 3)`;
+    `2.0` is the choice `2`), then read as a letter (`b`, with at most 10 choices)."""
     _require(text.strip())
     key = text_key(text)
     numbered = [_as_number(c) if len(c) < 200 else None for c in choices]
