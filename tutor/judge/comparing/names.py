@@ -136,13 +136,13 @@ def _form_matches(typed: str, live: Obs) -> bool:
     if t in ("module", "object"):
         cls = str(live.get("class", "")).casefold()
         name = a.removesuffix("()")
-        shown = text_key(str(live.get("repr", "")))
-        if cls in (name, name.rsplit(".", 1)[-1]) or a == shown:
+        printed = text_key(str(live.get("repr", "")))
+        if cls in (name, name.rsplit(".", 1)[-1]) or a == printed:
             return True
         # an object shown as <torch.autograd.function.MyPowBackward object at 0x…>
         # (a custom Function's node) is named by its last part
-        return str(live.get("repr", "")).lstrip().startswith("<") and "." in shown \
-            and "." not in a and a == shown.rsplit(".", 1)[-1]
+        return str(live.get("repr", "")).lstrip().startswith("<") and "." in printed \
+            and "." not in a and a == printed.rsplit(".", 1)[-1]
     if t == "device":
         m = _DEVICE.fullmatch(a)
         if m:
