@@ -66,7 +66,8 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
     pool = named if live is None else \
         [e for e in named
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
-    if live is not None and spec.feedback:  # a likely wrong answer is no neutral example
+    if live is not None and (spec.feedback or spec.wrong):  # a likely wrong answer is no
+        # neutral example
         pool = [e for e in pool if not _a_foreseen_mistake(kind, spec, e)]
     if live is not None and kind.entry == "items":
         pool = _like_the_items(pool, live)
@@ -81,13 +82,22 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
 
 
 def _a_foreseen_mistake(kind: Kind, spec: JudgeSpec, example: str) -> bool:
-    """The example is one of the wrong answers the author wrote feedback for (reader
-    r33 saw `3.5`, the mistake the question is built around, among the examples)."""
+    """The example is one of the wrong answers the author foresaw, with feedback or
+    under `wrong:` (reader r33 saw `3.5`, the mistake the question is built around,
+    among the examples)."""
     try:
         pred = parse(spec, example)
     except InvalidPrediction:
         return False
-    return _feedback(kind, spec, pred, example) is not None
+    if _feedback(kind, spec, pred, example) is not None:
+        return True
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    for key in spec.wrong:
+        pseudo = _feedback_key(spec, key)
+        if pseudo is not None and judged(kind, base, pred, pseudo, example).status \
+                is Status.CORRECT:
+            return True
+    return False
 
 
 def _negated(example: str) -> str:
