@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from tutor.authoring.lint import lint_paths
+from tutor.judge import JudgeSpec
+from tutor.judge.api import rounds_onto
 from tutor.cli import main
 
 from .conftest import DATA, LESSONS
@@ -226,6 +228,9 @@ def test_a_question_that_asks_the_precision_that_tells_them_apart_is_fine(tmp_pa
                                                                         ask: str):
     report = lint_paths([_momentum(tmp_path, ask)], with_known=False)
     assert report.problems == [], "\n".join(map(str, report.problems))
+    spec = JudgeSpec("number", wrong=("2.4",))
+    assert rounds_onto(spec, "2.42", ask) == []
+    assert rounds_onto(spec, "2.42", "What is p?") == [("2.4", "2.4", "2 decimals")]
 
 
 def test_a_precision_that_still_cannot_tell_them_apart_is_reported(tmp_path: Path):

@@ -150,6 +150,9 @@ class _Parser:
         self.tokens = tokenize(text)
         self.i = 0
         self.last = len(self.tokens) - 1  # the EOF token
+        # `ln2` as ln(2): only where one number is read (in items, `ln1` is a name,
+        # such as a transformer block's first LayerNorm)
+        self.glued = False
 
     @property
     def tok(self) -> Token:
@@ -283,7 +286,7 @@ class _Parser:
             imag = nums.special_lit(tok.text[:-1])  # nanj, infj
             if imag is not None:
                 return Cplx(_ZERO, imag)
-        glued = _GLUED.fullmatch(low)
+        glued = _GLUED.fullmatch(low) if self.glued else None
         if glued and nums.function_name(low) is None and not self.at("(") \
                 and not low.startswith(("log2", "log10", "log1p")):
             # `ln2`, `sqrt2`, `exp1`: a function and its number typed together
@@ -378,6 +381,7 @@ class _Parser:
 def parse_value(text: str) -> Node:
     """Exactly one value."""
     p = _Parser(text)
+    p.glued = True
     if p.tok.kind == "EOF":
         raise InvalidPrediction("Type an answer.")
     node = p.value()

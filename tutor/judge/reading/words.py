@@ -176,7 +176,7 @@ def _form_key(text: str) -> str | None:
         return None
     try:
         return "".join(tok.text for tok in tokenize(text) if tok.kind != "EOF").casefold()
-    except InvalidPrediction:
+    except ValueError:  # (InvalidPrediction is one)
         return None
 
 
