@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tutor.authoring.lint import lint_paths
+from tutor.cli import main
 from tutor.judge import JudgeSpec
 from tutor.judge.api import rounds_onto
-from tutor.cli import main
 
 from .conftest import DATA, LESSONS
 
