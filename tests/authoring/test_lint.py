@@ -215,8 +215,10 @@ def _momentum(tmp_path: Path, ask: str, vary: bool = False) -> Path:
 
 def test_a_foreseen_mistake_that_rounds_onto_the_answer_is_reported(tmp_path: Path):
     report = lint_paths([_momentum(tmp_path, "What is p?")], with_known=False)
-    p = found(report, "steps[0].predict[0].ask", "the foreseen mistake '2.4'", "warning")
-    assert "written as '2.4' at the precision this question asks" in p.message
+    p = found(report, "steps[0].predict[0].ask", "is taken for the foreseen mistake '2.4'",
+              "warning")
+    assert p.message.startswith("the answer '2.42' written as '2.4', at the precision this "
+                                "question asks")
     assert '(2 decimals, e.g. "to two decimal places")' in p.message
     assert report.errors == [] and report.strict().errors != []  # --strict fails
 
@@ -233,10 +235,18 @@ def test_a_question_that_asks_the_precision_that_tells_them_apart_is_fine(tmp_pa
     assert rounds_onto(spec, "2.42", "What is p?") == [("2.4", "2.4", "2 decimals")]
 
 
+def test_whole_numbers_are_written_whole(tmp_path: Path):
+    # 256 beside the mistake 256.5 (amp/in-place): nobody writes 256 as 2.6e2, and
+    # `256` is not taken for 256.5, so there is nothing to report
+    spec = JudgeSpec("number", wrong=("256.5", "258"))
+    assert rounds_onto(spec, "256.0", "What is m.item()?") == []
+    assert rounds_onto(JudgeSpec("number", wrong=("230",)), "236", "How many?") == []
+
+
 def test_a_precision_that_still_cannot_tell_them_apart_is_reported(tmp_path: Path):
     report = lint_paths([_momentum(tmp_path, "What is p, to one decimal place?")],
                         with_known=False)
-    found(report, "steps[0].predict[0].ask", "written as '2.4'", "warning")
+    found(report, "steps[0].predict[0].ask", "the answer '2.42' written as '2.4'", "warning")
 
 
 def test_a_foreseen_mistake_is_looked_for_in_every_variant(tmp_path: Path):
@@ -249,4 +259,5 @@ def test_a_foreseen_mistake_is_looked_for_in_every_variant(tmp_path: Path):
     report = lint_paths([path], with_known=False)
     hits = [p for p in report.problems if p.path == "steps[0].predict[0].ask"]
     assert len(hits) == 1, "\n".join(map(str, report.problems))
-    assert hits[0].message.startswith("with d = 0.03: the foreseen mistake '2.39'")
+    assert hits[0].message.startswith("with d = 0.03: the answer '2.42' written as '2.4', ")
+    assert "the foreseen mistake '2.39'" in hits[0].message

@@ -34,13 +34,14 @@ warnings
   dead-code   step code after a top-level statement that always raises or exits.
   pack-order  a pack.yaml `lessons:` entry naming no lesson in the pack.
   vary        `vary:` with one variant; `{{name}}` in a prompt of a lesson without `vary:`.
-  foreseen    a number prompt whose `wrong:` answer or feedback key, written at the
-              precision the question asks (at two significant digits when it asks none),
-              would be judged right for the reference answer (optim/momentum: the
-              mistake 2.4 for the answer 2.42).  The judge takes such a number for the
-              mistake (docs/judging.md, "Foreseen mistakes"), so a learner who rounds
-              the right answer is marked wrong: say in the question the precision that
-              tells them apart ("to two decimal places").  Checked in every variant.
+  foreseen    a number prompt whose reference answer, written at the precision the
+              question asks (two significant digits, never coarser than the units,
+              when it asks none), is taken by the judge for one of its foreseen
+              mistakes, a `wrong:` answer or feedback key (optim/momentum: 2.42 written
+              as 2.4, the mistake 2.4; docs/judging.md, "Foreseen mistakes"): a
+              learner who rounds the right answer is marked wrong.  Say in the
+              question the precision that tells them apart ("to two decimal
+              places").  Checked in every variant.
 
 `--strict` turns warnings into errors.
 """
@@ -190,11 +191,11 @@ def check_foreseen(f: LintedFile) -> list[Problem]:
             continue
         for key, typed, digits in rounds_onto(prompt.spec, prompt.answer, prompt.ask):
             out.append(_problem(
-                f, f"{_prompt_path(step, prompt)}.ask", f"the foreseen mistake {key!r} "
-                f"(under `wrong:` or `feedback:`), written as {typed!r} at the precision "
-                f"this question asks, is judged right for the answer {prompt.answer!r}: "
-                f"a learner who rounds the right answer is taken for that mistake. Say in "
-                f"the question the precision that tells them apart ({digits}, e.g. \"to "
+                f, f"{_prompt_path(step, prompt)}.ask", f"the answer {prompt.answer!r} "
+                f"written as {typed!r}, at the precision this question asks, is taken for "
+                f"the foreseen mistake {key!r} (under `wrong:` or `feedback:`): a learner "
+                f"who rounds the right answer is marked wrong. Say in the question the "
+                f"precision that tells them apart ({digits}, e.g. \"to "
                 f"{_spelled(digits)}\").", WARNING))
     return out
 

@@ -255,40 +255,41 @@ def asked_precision(question: str) -> tuple[str, int] | None:
     return None
 
 
-def _written(w: float, precision: tuple[str, int]) -> str:
-    """`w` as a learner writes it at a precision (`2.40` at two decimals)."""
+def _written(v: float, precision: tuple[str, int]) -> str:
+    """`v` as a learner writes it at a precision (`2.40` at two decimals; at
+    significant digits, never coarser than the units: `256`, not `2.6e+02`)."""
     how, n = precision
-    if how == "sig" and w != 0:
-        n = n - 1 - math.floor(math.log10(abs(w)))
-        if n < 0:
-            return f"{w:.{precision[1] - 1}e}"
-    return f"{w:.{max(n, 0)}f}"
+    if how == "sig":
+        n = n - 1 - math.floor(math.log10(abs(v))) if v != 0 else n - 1
+    return f"{v:.{max(n, 0)}f}"
 
 
 def rounds_onto(spec: JudgeSpec, answer: str, question: str = ""
                 ) -> list[tuple[str, str, str]]:
     """For a number prompt: its foreseen mistakes (`wrong:` answers, feedback keys)
-    that a learner writing the answer at the precision the question asks (two
-    significant digits when it asks none) could not be told from: the mistake written
-    at that precision is judged right for the answer's value.  Each as (the mistake
-    as written, as written at that precision, the digits that tell them apart)."""
+    that a learner who writes the right answer at the precision the question asks
+    (two significant digits when it asks none) is taken for: the answer, so written,
+    is right for its value but judged as that mistake (`2.4` for 2.42 beside the
+    mistake 2.4).  Each as (the mistake as written, the answer as written at that
+    precision, the digits that tell them apart)."""
     if spec.kind != "number" or spec.tolerance is not None:
         return []
     a = _mistake_value(spec, answer)
     if a is None or not math.isfinite(a):
         return []
-    precision = asked_precision(question) or ("sig", 2)
-    plain = JudgeSpec("number")
+    typed = _written(a, asked_precision(question) or ("sig", 2))
+    live = {"type": "float", "value": a}
+    if judge(JudgeSpec("number"), typed, live).status is not Status.CORRECT:
+        return []  # (the precision asked is not enough for the answer itself)
     out, seen = [], set()
     for key in (*(k for k, _ in spec.feedback), *spec.wrong):
         w = _mistake_value(spec, key)
         if w is None or w in seen or not math.isfinite(w) or w == a:
             continue
         seen.add(w)
-        typed = _written(w, precision)
+        one = JudgeSpec("number", wrong=(key,))
         digits = apart(a, w)
-        if digits is not None and judge(plain, typed, {"type": "float", "value": a}).status \
-                is Status.CORRECT:
+        if digits is not None and judge(one, typed, live).status is Status.INCORRECT:
             out.append((key, typed, digits))
     return out
 
