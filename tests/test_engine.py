@@ -96,3 +96,24 @@ def test_a_step_that_floods_output_says_why_it_stopped(kernel: Kernel, tmp_path:
         outcome = run.run_step(lesson.steps[0])
     assert outcome.failure == ("step 1 was stopped: OutputLimitExceeded: "
                                "the code printed more than 64 MB")
+
+
+def test_a_choice_whose_expect_raises_is_judged_not_broken(kernel: Kernel,
+                                                          tmp_path: Path) -> None:
+    # issue 27, class 8: a raised exception matches the choice that names it
+    lesson = load_lesson(write(tmp_path, """\
+id: t/choice-raises
+title: Choice
+topic: t
+steps:
+  - code: x = [1, 2]
+    predict:
+      - ask: What does x[5] do?
+        expect: x[5]
+        kind: choice
+        choices: [returns None, raises IndexError, returns 2]
+        answer: raises IndexError
+        wrong: [returns None]
+"""))
+    result = check_lesson(kernel, lesson)
+    assert result.status == "passed", [p.message for p in result.prompts]

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tutor.judge import Status, Verdict, display, judge
+from tutor.judge import REGISTRY, Status, Verdict, display, judge
 from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
@@ -59,7 +59,9 @@ class StepOutcome:
         live = self.live(prompt)
         if live is None:
             return "no live value was observed for this prompt"
-        if live.get("type") == "exception" and prompt.kind != "exception":
+        kind = REGISTRY.get(prompt.kind)
+        if live.get("type") == "exception" and not (kind and kind.judges_errors):
+            # (an exception prompt judges the error, and so does a choice that names it)
             what = (
                 prompt.expect if isinstance(prompt.expect, str) else ", ".join(prompt.expect or ())
             )

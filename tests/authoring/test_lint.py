@@ -11,6 +11,8 @@ import pytest
 
 from tutor.authoring.lint import lint_paths
 from tutor.cli import main
+from tutor.judge import JudgeSpec
+from tutor.judge.api import rounds_onto
 
 from .conftest import DATA, LESSONS
 
@@ -192,3 +194,70 @@ def test_a_pack_order_entry_without_a_close_match_says_how_to_fix(tmp_path: Path
     report = lint_paths([tmp_path])
     p = found(report, "lessons[1]", "'zzz/qqq' names no lesson in this pack", "warning")
     assert p.message.endswith(": fix the id, or remove it from `lessons:`")
+
+
+def _momentum(tmp_path: Path, ask: str, vary: bool = False) -> Path:
+    """optim/momentum's second question, with the plain-sum mistake listed (issue 24)."""
+    p, c = ("{{p}}", "{{c}}") if vary else ("3", "2")
+    answer, mistake = ("{{p - 0.29 * c}}", "{{p - 0.3 * c}}") if vary else ("2.42", "2.4")
+    path = tmp_path / "momentum.yaml"
+    path.write_text(
+        "id: t/momentum\ntitle: T\ntopic: t\n"
+        + ("vary:\n  - {p: 5, c: 4}\n  - {p: 3, c: 2}\n" if vary else "")
+        + f"steps:\n  - code: p = {p} - 0.1 * {c} - 0.1 * 1.9 * {c}\n"
+        f"    predict:\n      - ask: {ask}\n        kind: number\n        expect: p\n"
+        f"        answer: \"{answer}\"\n        hint: h\n        explain: e\n"
+        f"        wrong: [\"{mistake}\", \"{p}\"]\n"
+        f"        feedback:\n          \"{mistake}\": That is the buffer as a plain sum.\n",
+        encoding="utf-8")
+    return path
+
+
+def test_a_foreseen_mistake_that_rounds_onto_the_answer_is_reported(tmp_path: Path):
+    report = lint_paths([_momentum(tmp_path, "What is p?")], with_known=False)
+    p = found(report, "steps[0].predict[0].ask", "is taken for the foreseen mistake '2.4'",
+              "warning")
+    assert p.message.startswith("the answer '2.42' written as '2.4', at the precision this "
+                                "question asks")
+    assert '(2 decimals, e.g. "to two decimal places")' in p.message
+    assert report.errors == [] and report.strict().errors != []  # --strict fails
+
+
+@pytest.mark.parametrize("ask", ["What is p, to two decimal places?",
+                                 "What is p (to 2 decimals)?",
+                                 "What is p, to 3 significant digits?"])
+def test_a_question_that_asks_the_precision_that_tells_them_apart_is_fine(tmp_path: Path,
+                                                                        ask: str):
+    report = lint_paths([_momentum(tmp_path, ask)], with_known=False)
+    assert report.problems == [], "\n".join(map(str, report.problems))
+    spec = JudgeSpec("number", wrong=("2.4",))
+    assert rounds_onto(spec, "2.42", ask) == []
+    assert rounds_onto(spec, "2.42", "What is p?") == [("2.4", "2.4", "2 decimals")]
+
+
+def test_whole_numbers_are_written_whole(tmp_path: Path):
+    # 256 beside the mistake 256.5 (amp/in-place): nobody writes 256 as 2.6e2, and
+    # `256` is not taken for 256.5, so there is nothing to report
+    spec = JudgeSpec("number", wrong=("256.5", "258"))
+    assert rounds_onto(spec, "256.0", "What is m.item()?") == []
+    assert rounds_onto(JudgeSpec("number", wrong=("230",)), "236", "How many?") == []
+
+
+def test_a_precision_that_still_cannot_tell_them_apart_is_reported(tmp_path: Path):
+    report = lint_paths([_momentum(tmp_path, "What is p, to one decimal place?")],
+                        with_known=False)
+    found(report, "steps[0].predict[0].ask", "the answer '2.42' written as '2.4'", "warning")
+
+
+def test_a_foreseen_mistake_is_looked_for_in_every_variant(tmp_path: Path):
+    path = tmp_path / "v.yaml"
+    path.write_text(
+        "id: t/v\ntitle: T\ntopic: t\nvary: {d: [0.5, 0.03]}\nsteps:\n"
+        "  - code: p = 2.42 + 0 * {{d}}\n    predict:\n      - ask: What is p?\n"
+        "        kind: number\n        expect: p\n        answer: \"2.42\"\n        hint: h\n"
+        "        explain: e\n        wrong: [\"{{2.42 - d}}\"]\n", encoding="utf-8")
+    report = lint_paths([path], with_known=False)
+    hits = [p for p in report.problems if p.path == "steps[0].predict[0].ask"]
+    assert len(hits) == 1, "\n".join(map(str, report.problems))
+    assert hits[0].message.startswith("with d = 0.03: the answer '2.42' written as '2.4', ")
+    assert "the foreseen mistake '2.39'" in hits[0].message

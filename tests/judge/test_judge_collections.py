@@ -227,3 +227,20 @@ def test_repeated_items_are_counted() -> None:
     assert v.status is P
     assert v.message.startswith("3 appears once in the live value, not twice; missing: 6")
     assert "All 1" not in judge(JudgeSpec("list"), "2, 3", one).message
+
+
+@pytest.mark.parametrize("text", ["there are none", "no parameters", "it has no children",
+                                  "the model has no buffers", "none at all"])
+def test_empty_in_words_is_wrong_for_a_collection_with_items(text: str) -> None:
+    live = {"type": "list", "items": [{"type": "str", "value": "fc.weight"}]}
+    assert status("set", text, live) is X
+    assert status("list", text, live) is X
+    assert status("set", text, {"type": "set", "items": []}) is C  # and right for none
+
+
+def test_a_name_like_a_glued_function_stays_a_name_in_items() -> None:
+    # `ln2` is ln(2) where one number is asked (issue 27, class 7); among items it is
+    # a name, such as a transformer block's LayerNorm
+    live = {"type": "list", "items": [s("ln1"), s("attn"), s("ln2")]}
+    assert status("list", "ln1, attn, ln2", live) is C
+    assert status("number", "ln2", f(0.6931471805599453)) is C

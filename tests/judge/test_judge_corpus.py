@@ -6,7 +6,9 @@ Format of a corpus file:
     # a comment
     tag negation                                   optional, before a group: its class
     [number] {"type": "float", "value": 0.6}      a group: the kind, then the live value
-    spec {"choices": ["a", "b"]}                   optional: choices, tolerance
+    spec {"choices": ["a", "b"]}                   optional: choices, tolerance, and the
+                                                   foreseen mistakes: "wrong" (a list) and
+                                                   "feedback" (a list of [key, explanation])
     C 0.6                                          verdict letter, one space, the answer
     X -0.6                                         C correct, P partial, X incorrect,
     I no idea                                      I invalid (asked again)
@@ -72,7 +74,9 @@ def load(path: Path) -> list[Row]:
             extra = json.loads(line[5:])
             tol = extra.get("tolerance")
             spec = JudgeSpec(kind, choices=tuple(extra.get("choices", ())),
-                             tolerance=Tolerance(**tol) if tol else None)
+                             tolerance=Tolerance(**tol) if tol else None,
+                             feedback=tuple(tuple(f) for f in extra.get("feedback", ())),
+                             wrong=tuple(extra.get("wrong", ())))
         elif line.startswith("tag "):
             pending = line[4:].strip()  # for the group whose header comes next
         else:
@@ -97,6 +101,10 @@ def test_the_corpus_is_big_and_covers_every_kind_and_class() -> None:
     assert {"precision", "magnitude", "case", "digit-names", "shapes-as-items", "negation",
             "contrast", "hedge", "class-object", "pasted-repr", "lead-in", "exception-alias",
             "exception-no-raise", "arithmetic", "uniform-tensor"} <= tags
+    # and of issue #27 (round3.txt; foreseen mistakes in numbers.txt)
+    assert {"exception-words", "stdout-form", "empty-in-words", "hedge-in-sentence",
+            "superscript", "lead-in-names", "clear-answers", "choice-numbers-as-text",
+            "pasted-pairs", "foreseen-mistake"} <= tags
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r.where}:{r.answer[:30]!r}" for r in ROWS])

@@ -165,3 +165,39 @@ def test_whole_numbers_are_read_to_the_units_and_two_significant_digits(
     # "10" is read to the units digit, and never to fewer than two significant digits of
     # either number: 9.9982 is 10 to two significant digits (right); 9.7706 is 9.8 (wrong).
     assert status("number", text, f(live)) is expected
+
+
+# ---- foreseen mistakes (issue 27, class 10) ---------------------------------------
+
+MOMENTUM = JudgeSpec("number", feedback=(("2.4", "That is the buffer as a plain sum."),),
+                     wrong=("2.6", "2.24"))
+
+
+def test_a_number_that_fits_a_foreseen_mistake_is_that_mistake() -> None:
+    v = judge(MOMENTUM, "2.4", f(2.4200000762939453))
+    assert v.status.value == "incorrect"
+    assert v.feedback == "That is the buffer as a plain sum."
+    assert "2 decimals" in v.message
+    assert "2.42" not in v.message  # the live value is not in the message
+
+
+@pytest.mark.parametrize("text", ["2.42", "2.420", "tensor(2.4200)", "2.4200001"])
+def test_the_digits_that_tell_them_apart_stay_right(text: str) -> None:
+    assert judge(MOMENTUM, text, f(2.4200000762939453)).status is C, text
+
+
+def test_a_mistake_that_the_live_value_does_not_round_onto_changes_nothing() -> None:
+    assert status("number", "0.33", f(1 / 3), wrong=("0.3",)) is C  # fits the live value better
+    assert status("number", "1/3", f(1 / 3), wrong=("0.3",)) is C
+    assert status("number", "2.4", f(2.42), wrong=("7",)) is C
+
+
+def test_an_explicit_tolerance_is_the_authors_rule() -> None:
+    assert status("number", "2.4", f(2.42), tolerance=Tolerance(rtol=0.05), wrong=("2.4",)) is C
+
+
+def test_a_wrong_answer_that_is_the_live_value_is_left_to_tutor_check() -> None:
+    # `tutor check` must still see that this `wrong:` is judged right
+    t32 = {"type": "tensor", "dtype": "float32", "shape": [], "values": F32_06}
+    assert status("number", "0.6", t32, wrong=("0.6",)) is C
+    assert status("number", "1.0", f(1.0), wrong=("1.0",)) is C

@@ -136,6 +136,9 @@ def test_examples_are_never_a_foreseen_mistake() -> None:
     spec = JudgeSpec("number", feedback=(("0.125", "That is the mean of one batch."),))
     shown = entry_examples(spec, {"type": "float", "value": 99.0})
     assert shown and "0.125" not in shown
+    # so is a `wrong:` answer without feedback (issue 27: foreseen mistakes)
+    shown = entry_examples(JudgeSpec("number", wrong=("1/8",)), {"type": "float", "value": 99.0})
+    assert shown and "0.125" not in shown
 
 
 def test_examples_for_whole_numbers_are_whole_numbers() -> None:

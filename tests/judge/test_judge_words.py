@@ -286,8 +286,9 @@ def test_stdout_quotes_and_periods_only_when_not_printed() -> None:
 
 
 def test_stdout_nothing() -> None:
-    for text in ["nothing", "(nothing)", "no output", "None"]:
+    for text in ["nothing", "(nothing)", "no output"]:
         assert status("stdout", text, s("")) is C, text
+    assert status("stdout", "None", s("")) is X  # print(f()) prints None: that is output
     assert status("stdout", "None", s("None\n")) is C
     assert status("stdout", "nothing", s("x")) is X
     assert status("stdout", "   ", s("")) is INV
@@ -315,7 +316,8 @@ def test_bool_code_and_not_phrases(text: str, live: bool) -> None:
 
 def test_bool_one_letter_is_a_word_only_on_its_own() -> None:
     # `t.…` / `y.…` / `t is …` name a variable: they must never read as True
-    assert status("bool", "t is not contiguous", b(False)) is INV
+    assert status("bool", "t is not contiguous", b(False)) is C  # a negated state: no
+    assert status("bool", "t is not contiguous", b(True)) is X
     assert status("bool", "t", b(True)) is C
     assert status("bool", "n, it is not", b(False)) is C
 
@@ -368,3 +370,9 @@ def test_a_choice_names_the_public_exception_class(linalg_error: dict[str, Any])
     v = judge(JudgeSpec("choice", choices=("no error", "torch.linalg.LinAlgError")), "1", live)
     assert v.status is X
     assert v.message == "You chose no error; the answer is torch.linalg.LinAlgError."
+
+
+@pytest.mark.parametrize("text", ["option 2", "choice 2", "2)", "b", "(b)"])
+def test_a_position_among_whole_number_choices_is_typed_as_such(text: str) -> None:
+    # issue 27, class 8: there a bare number is a text; these forms are positions
+    assert status("choice", text, s("3"), choices=("1", "3", "2")) is C

@@ -34,6 +34,14 @@ warnings
   dead-code   step code after a top-level statement that always raises or exits.
   pack-order  a pack.yaml `lessons:` entry naming no lesson in the pack.
   vary        `vary:` with one variant; `{{name}}` in a prompt of a lesson without `vary:`.
+  foreseen    a number prompt whose reference answer, written at the precision the
+              question asks (two significant digits, never coarser than the units,
+              when it asks none), is taken by the judge for one of its foreseen
+              mistakes, a `wrong:` answer or feedback key (optim/momentum: 2.42 written
+              as 2.4, the mistake 2.4; docs/judging.md, "Foreseen mistakes"): a
+              learner who rounds the right answer is marked wrong.  Say in the
+              question the precision that tells them apart ("to two decimal
+              places").  Checked in every variant.
 
 `--strict` turns warnings into errors.
 """
@@ -171,6 +179,41 @@ def check_answers(f: LintedFile) -> list[Problem]:
     return out
 
 
+def check_foreseen(f: LintedFile) -> list[Problem]:
+    """Rule `foreseen` (a warning): a foreseen mistake the question's precision can't
+    tell from the answer."""
+    assert f.lesson is not None
+    from tutor.judge.api import rounds_onto  # the judge; no torch
+
+    out = []
+    for step, prompt in f.lesson.prompts:
+        if prompt.kind != "number" or prompt.answer is None:
+            continue
+        for key, typed, digits in rounds_onto(prompt.spec, prompt.answer, prompt.ask):
+            out.append(_problem(
+                f, f"{_prompt_path(step, prompt)}.ask", f"the answer {prompt.answer!r} "
+                f"written as {typed!r}, at the precision this question asks, is taken for "
+                f"the foreseen mistake {key!r} (under `wrong:` or `feedback:`): a learner "
+                f"who rounds the right answer is marked wrong. Say in the question the "
+                f"precision that tells them apart ({digits}, e.g. \"to "
+                f"{_spelled(digits)}\").", WARNING))
+    return out
+
+
+_SPELLED = dict(enumerate("zero one two three four five six seven eight nine ten".split()))
+
+
+def _spelled(digits: str) -> str:
+    """ "2 decimals" -> "two decimal places", "3 significant digits" -> "three
+    significant digits"."""
+    n, _, unit = digits.partition(" ")
+    if not n.isdigit():
+        return "the nearest whole number"
+    word = _SPELLED.get(int(n), n)
+    return f"{word} decimal place{'s' * (n != '1')}" if unit.startswith("decimal") \
+        else f"{word} {unit}"
+
+
 def check_missing(f: LintedFile) -> list[Problem]:
     """Rules `no-answer`, `hint`, `explain` (warnings)."""
     assert f.lesson is not None
@@ -264,7 +307,7 @@ def check_show(f: LintedFile) -> list[Problem]:
     return out
 
 
-RULES = (check_answers, check_missing, check_unreachable, check_show)
+RULES = (check_answers, check_missing, check_unreachable, check_show, check_foreseen)
 
 
 def lint_lesson_file(path: Path) -> LintedFile:

@@ -4,7 +4,8 @@ errors
   vary        a name under `vary:` that no `{{...}}` uses (every variant would look the
               same); a reference answer, `wrong:` answer, feedback key or `show:` that
               is fine in the first variant but not in another (the other rules see the
-              first variant; this one sees the rest), reported with the values.
+              first variant; this one sees the rest), reported with the values; so is
+              rule `foreseen` (a warning) in every variant.
 warnings
   vary        `vary:` with one variant (a retry shows the same values);
               `{{name}}` in a prompt text of a lesson without `vary:` (shown as written).
@@ -14,7 +15,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tutor.authoring.lint import ERROR, WARNING, LintedFile, _problem, check_answers, check_show
+from tutor.authoring.lint import (
+    ERROR,
+    WARNING,
+    LintedFile,
+    _problem,
+    check_answers,
+    check_foreseen,
+    check_show,
+)
 from tutor.lesson.validate import Problem
 from tutor.lesson.vary import NAME, PLACEHOLDER, describe, names_in, texts, with_variant
 
@@ -39,10 +48,10 @@ def check_vary(f: LintedFile) -> list[Problem]:
         out.append(_problem(f, "vary", "only one variant: a retry shows the same values; give "
                             "a name two or more values", WARNING))
     reported = {p.path for p in f.problems if p.severity == ERROR}
-    reported |= {p.path for rule in (check_answers, check_show) for p in rule(f)}
+    reported |= {p.path for rule in (check_answers, check_show, check_foreseen) for p in rule(f)}
     for variant in template.variants[1:]:
         other = replace(f, lesson=with_variant(template, variant), problems=[])
-        for rule in (check_answers, check_show):
+        for rule in (check_answers, check_show, check_foreseen):
             for p in rule(other):
                 if p.path not in reported:
                     reported.add(p.path)

@@ -3,19 +3,24 @@ the answer entry may show (entry_examples, gives_away)."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from functools import lru_cache
 
+from .base.dtypes import spacing
 from .base.errors import InvalidPrediction
-from .base.obs import Obs, items, otype
-from .base.parts import short
+from .base.obs import Obs, items, number_dtype, otype, single_number
+from .base.parts import Said, short
 from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
+from .comparing.items import clear_cache as clear_items_cache
+from .comparing.numbers import matches
 from .comparing.pseudo import to_observation
 from .reading.grammar import number_in
-from .reading.phrases import is_hedge
-from .reading.predictions import Pred
+from .reading.numbers import NumLit
+from .reading.phrases import hedges
+from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
 from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
 from .showing.display import show
@@ -37,7 +42,7 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     if not isinstance(text, str):
         raise InvalidPrediction("Type an answer.")
     check_length(text)
-    if not kind.verbatim and is_hedge(text) and \
+    if not kind.verbatim and hedges(text) and \
             text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
         raise InvalidPrediction(_HEDGE, how=False)
     return kind.read(text, spec)
@@ -61,7 +66,8 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
     pool = named if live is None else \
         [e for e in named
          if not is_right(kind, spec, e, live) and not gives_an_item(kind, spec, e, live)]
-    if live is not None and spec.feedback:  # a likely wrong answer is no neutral example
+    if live is not None and (spec.feedback or spec.wrong):  # a likely wrong answer is no
+        # neutral example
         pool = [e for e in pool if not _a_foreseen_mistake(kind, spec, e)]
     if live is not None and kind.entry == "items":
         pool = _like_the_items(pool, live)
@@ -76,13 +82,22 @@ def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = Non
 
 
 def _a_foreseen_mistake(kind: Kind, spec: JudgeSpec, example: str) -> bool:
-    """The example is one of the wrong answers the author wrote feedback for (reader
-    r33 saw `3.5`, the mistake the question is built around, among the examples)."""
+    """The example is one of the wrong answers the author foresaw, with feedback or
+    under `wrong:` (reader r33 saw `3.5`, the mistake the question is built around,
+    among the examples)."""
     try:
         pred = parse(spec, example)
     except InvalidPrediction:
         return False
-    return _feedback(kind, spec, pred, example) is not None
+    if _feedback(kind, spec, pred, example) is not None:
+        return True
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    for key in spec.wrong:
+        pseudo = _feedback_key(spec, key)
+        if pseudo is not None and judged(kind, base, pred, pseudo, example).status \
+                is Status.CORRECT:
+            return True
+    return False
 
 
 def _negated(example: str) -> str:
@@ -165,6 +180,120 @@ def _feedback(kind: Kind, spec: JudgeSpec, pred: Pred, answer: str) -> str | Non
     return None
 
 
+def _mistake_value(spec: JudgeSpec, key: str) -> float | None:
+    """A foreseen mistake's number (a feedback key or a `wrong:` answer), if it is one."""
+    v = single_number(_feedback_key(spec, key) or {"type": "none"})
+    if v is None or isinstance(v, (bool, complex)):
+        return None
+    return float(v)
+
+
+def _same(w: float, v: float, dtype: str) -> bool:
+    """Is `w` the live value `v`, as far as its dtype can tell?"""
+    return abs(w - v) <= 4 * spacing(v, dtype) + 4 * math.ulp(max(abs(w), abs(v)))
+
+
+def apart(v: float, w: float) -> str | None:
+    """How many digits tell two numbers apart: "2 decimals" for 2.42 and 2.4 (shown
+    to 2 decimals they are 2.42 and 2.40); significant digits for tiny or huge ones."""
+    if not (math.isfinite(v) and math.isfinite(w)) or v == w:
+        return None
+    scientific = max(abs(v), abs(w)) < 1e-3 or max(abs(v), abs(w)) >= 1e6
+    for n in range(0 if not scientific else 1, 17):
+        if scientific and f"{v:.{n - 1}e}" != f"{w:.{n - 1}e}":
+            return f"{n} significant digit{'s' * (n != 1)}"
+        if not scientific and f"{v:.{n}f}" != f"{w:.{n}f}":
+            return f"{n} decimal{'s' * (n != 1)}" if n else "whole numbers"
+    return None
+
+
+def foreseen_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs
+                     ) -> tuple[str, str | None, str] | None:
+    """A typed number that fits one of the prompt's foreseen mistakes (its feedback
+    keys and `wrong:` answers) at least as well as the live value, by the number rule
+    at the precision typed: (the mistake as written, its feedback, the digits that
+    tell it from the live value).  `2.4` for a live 2.42 whose `wrong:` has 2.4 is
+    that mistake, not a right answer to one decimal."""
+    if kind.name != "number" or spec.tolerance is not None or not isinstance(pred, NumP) \
+            or not isinstance(pred.lit, NumLit) or not (spec.feedback or spec.wrong):
+        return None
+    v = single_number(live)
+    if v is None or isinstance(v, complex):
+        return None
+    typed, live_v, dtype = float(pred.lit.value), float(v), number_dtype(live)
+    explained = dict(spec.feedback)
+    for key in (*explained, *spec.wrong):
+        w = _mistake_value(spec, key)
+        if w is None or not math.isfinite(w) or _same(w, live_v, dtype):
+            continue  # a `wrong:` that is the live value: `tutor check` reports that
+        if matches(pred.lit, w, dtype) and abs(typed - w) <= abs(typed - live_v):
+            digits = apart(live_v, w)
+            if digits is not None:
+                feedback = explained.get(key) or next(
+                    (m for k, m in spec.feedback if _mistake_value(spec, k) == w), None)
+                return key, feedback, digits
+    return None
+
+
+_WORD_NUMBERS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten".split())}
+_ASKED = re.compile(r"\b(\w+)\s+(decimal|significant)s?(?:\s+(?:places?|digits?|figures?))?\b"
+                    r"|\b(?:nearest\s+(?:whole\s+number|integer)|whole\s+number)\b", re.I)
+
+
+def asked_precision(question: str) -> tuple[str, int] | None:
+    """The precision a question asks for: ("decimals", 2) for "to two decimal places",
+    ("sig", 3) for "to 3 significant digits", ("decimals", 0) for "to the nearest whole
+    number"; None when it asks none."""
+    for m in _ASKED.finditer(question):
+        if m.group(1) is None:
+            return ("decimals", 0)
+        word = m.group(1).casefold()
+        n = int(word) if word.isdigit() else _WORD_NUMBERS.get(word)
+        if n is not None and n <= 15:
+            return ("decimals" if m.group(2).casefold() == "decimal" else "sig", n)
+    return None
+
+
+def _written(v: float, precision: tuple[str, int]) -> str:
+    """`v` as a learner writes it at a precision (`2.40` at two decimals; at
+    significant digits, never coarser than the units: `256`, not `2.6e+02`)."""
+    how, n = precision
+    if how == "sig":
+        n = n - 1 - math.floor(math.log10(abs(v))) if v != 0 else n - 1
+    return f"{v:.{max(n, 0)}f}"
+
+
+def rounds_onto(spec: JudgeSpec, answer: str, question: str = ""
+                ) -> list[tuple[str, str, str]]:
+    """For a number prompt: its foreseen mistakes (`wrong:` answers, feedback keys)
+    that a learner who writes the right answer at the precision the question asks
+    (two significant digits when it asks none) is taken for: the answer, so written,
+    is right for its value but judged as that mistake (`2.4` for 2.42 beside the
+    mistake 2.4).  Each as (the mistake as written, the answer as written at that
+    precision, the digits that tell them apart)."""
+    if spec.kind != "number" or spec.tolerance is not None:
+        return []
+    a = _mistake_value(spec, answer)
+    if a is None or not math.isfinite(a):
+        return []
+    typed = _written(a, asked_precision(question) or ("sig", 2))
+    live = {"type": "float", "value": a}
+    if judge(JudgeSpec("number"), typed, live).status is not Status.CORRECT:
+        return []  # (the precision asked is not enough for the answer itself)
+    out, seen = [], set()
+    for key in (*(k for k, _ in spec.feedback), *spec.wrong):
+        w = _mistake_value(spec, key)
+        if w is None or w in seen or not math.isfinite(w) or w == a:
+            continue
+        seen.add(w)
+        one = JudgeSpec("number", wrong=(key,))
+        digits = apart(a, w)
+        if digits is not None and judge(one, typed, live).status is Status.INCORRECT:
+            out.append((key, typed, digits))
+    return out
+
+
 def _unreadable(spec: JudgeSpec, text: str, expected: str, live: Obs | None,
                 error: InvalidPrediction) -> Verdict:
     kind = REGISTRY.get(spec.kind)
@@ -187,6 +316,15 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
     assert kind is not None
     answer = short(_answer_text(kind, text), 80)
     out = judged(kind, spec, pred, live, answer)
+    if out.status is Status.CORRECT:
+        mistake = foreseen_mistake(kind, spec, pred, live)
+        if mistake is not None:
+            _, feedback, digits = mistake
+            return Verdict(Status.INCORRECT, render((
+                "You said ", Said(answer), ": that is what a mistake this question foresees "
+                "gives, and your number fits it at least as well as the live value. ",
+                f"Written to {digits}, the two differ."), kind.style),
+                expected, text, (), feedback)
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
                    tuple(render(d, kind.style) for d in out.details), feedback)
@@ -197,6 +335,7 @@ def clear_caches() -> None:
     feedback keys): benchmarks time the judge cold."""
     for cached in (_feedback_key, number_in, _text_key, nfkc):
         cached.cache_clear()
+    clear_items_cache()
 
 
 def judge(spec: JudgeSpec, text: str, live: Obs) -> Verdict:

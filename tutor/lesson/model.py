@@ -38,7 +38,7 @@ class Prompt:
 
     @property
     def spec(self) -> JudgeSpec:
-        return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback)
+        return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback, self.wrong)
 
     @property
     def wire(self) -> dict[str, object]:

@@ -21,6 +21,8 @@ ALIASES: dict[str, str] = {
     "chalf": "complex32",
     "bool": "bool",
     "boolean": "bool",
+    "byte": "uint8",  # torch.byte
+    "char": "int8",  # torch.char
 }
 
 KNOWN = frozenset(
@@ -38,6 +40,7 @@ KNOWN = frozenset(
 # Names a future torch may add: float8_..., uint1..uint7, int1..int7, bits16 ...
 _DTYPE_LIKE = re.compile(r"(?:u?int|float|bfloat|complex|qu?int|bits)\d+\w*")
 _PREFIXES = ("torch.", "np.", "numpy.")
+_DTYPE_CALL = re.compile(r"(?:np\.|numpy\.)?dtype\(\s*['\"]?([\w.]+)['\"]?\s*\)")
 
 # Dtypes torch leaves out of a tensor's repr.
 REPR_DEFAULTS = frozenset({"float32", "int64", "bool", "complex64"})
@@ -46,6 +49,9 @@ REPR_DEFAULTS = frozenset({"float32", "int64", "bool", "complex64"})
 def canonical(text: str) -> str | None:
     """`torch.float`, `Float32`, `'long'` -> the canonical name, or None."""
     t = text.strip().strip("'\"").casefold()
+    m = _DTYPE_CALL.fullmatch(t)
+    if m:
+        t = m.group(1)  # numpy's `dtype('float32')`
     for prefix in _PREFIXES:
         if t.startswith(prefix):
             t = t[len(prefix) :]

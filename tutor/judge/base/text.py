@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -22,6 +23,12 @@ _CHAR_MAP = str.maketrans(
         "\u201e": '"',
         "\u00a0": " ",
         "\u00f7": "/",  # division sign
+        "\u00b7": "*",  # middle dot: 2.5·10⁻³
+        "\u221e": "inf",  # infinity
+        "\u2205": "set()",  # the empty set
+        "\u2044": "/",  # fraction slash (NFKC makes ½ 1⁄2)
+        "\u221a": "sqrt",  # square root: √2 is sqrt2, read as sqrt(2)
+        "\u22c5": "*",  # dot operator
         "\u03c0": "pi",  # the letter pi
         "\u2026": "...",
     }
@@ -45,8 +52,20 @@ def normalise_chars(text: str) -> str:
     return nfkc(text)
 
 
+# superscripts are exponents: 10⁻⁷ is 10**-7 (NFKC alone would make it 10-7, and 10⁷ 107)
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾"
+_SUPER_RUN = re.compile(f"(?<=[0-9A-Za-z_).\\]])[{_SUPERSCRIPTS}]+")  # after a base
+_SUPER_MAP = str.maketrans(_SUPERSCRIPTS, "0123456789+-()")
+
+
+def _exponent(m: re.Match[str]) -> str:
+    return "**" + m.group().translate(_SUPER_MAP)
+
+
 @lru_cache(maxsize=16)
 def nfkc(text: str) -> str:  # an answer is normalised several times over
+    if any(c in _SUPERSCRIPTS for c in text):
+        text = _SUPER_RUN.sub(_exponent, text)
     return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
 
 

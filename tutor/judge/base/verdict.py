@@ -34,6 +34,9 @@ class JudgeSpec:
     choices: tuple[str, ...] = ()
     tolerance: Tolerance | None = None
     feedback: tuple[tuple[str, str], ...] = ()  # (wrong answer as typed, explanation)
+    # foreseen mistakes (a lesson's `wrong:`): with the feedback keys, a typed number that
+    # fits one of them at least as well as the live value is judged as that mistake
+    wrong: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ compared with is never tried again.
 
 from __future__ import annotations
 
+import copy
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
@@ -291,6 +292,28 @@ class _Index:
                 yield from self.shapes.get(tensor.shape or (), [])
 
 
+_LAST_INDEX: list[_Index] = []  # the indexes of the last two live item lists matched against
+
+
+def index_of(lives: Sequence[Obs]) -> _Index:
+    """An index of `lives`, nothing taken yet.  The last one built is kept: the
+    examples under an answer entry are matched against the same live value one
+    after another, and a 1,000-item value is indexed once, not ten times."""
+    for kept in _LAST_INDEX:
+        if kept.lives is lives:
+            index = copy.copy(kept)
+            index.taken = [False] * len(lives)
+            index.next_free = list(range(len(index.values) + 1))
+            return index
+    index = _Index(lives)
+    _LAST_INDEX[:] = [copy.copy(index), *_LAST_INDEX[:1]]  # (a value's items, and its unique ones)
+    return index
+
+
+def clear_cache() -> None:
+    _LAST_INDEX.clear()
+
+
 def _number_of(token: str) -> NumLit | None:
     """A quoted number ('1.5') may name a live number."""
     if not token or len(token) > 60 or not (token[0].isdigit() or token[0] in "+-."):
@@ -308,7 +331,7 @@ def match(preds: list[Pred], texts: list[str], lives: Sequence[Obs],
 
     Typed items that read the same share one stream of candidates: a live item
     one of them was compared with (and did not match) is never tried again."""
-    index = _Index(lives)
+    index = index_of(lives)
     pairs: dict[int, int] = {}
     budget = MATCH_BUDGET
     for i, p in enumerate(preds[: len(lives)]):

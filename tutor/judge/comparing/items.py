@@ -14,8 +14,9 @@ from typing import overload
 from ..base.obs import Obs, items, otype
 from ..base.parts import Item, Live, Part, Said
 from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
-from ..reading.predictions import BoolP, NumP, Pred, SeqP, TensorP, pred_text
+from ..reading.predictions import BoolP, NumP, Pred, SeqP, TensorP, TextP, pred_text
 from .index import Elements, match, tensor_elements
+from .index import clear_cache as clear_index_cache
 from .matching import dedupe_key, item_matches
 
 # live values whose every position means something (a stride tuple, a torch.Size,
@@ -70,9 +71,7 @@ def _all_of(n: int, ordered: bool) -> str:
 
 
 def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -> Outcome:
-    lives: Sequence[Obs] | None = items(live)
-    if lives is None:
-        lives = tensor_elements(live)
+    lives = _items_of(live)
     if lives is None:
         return incorrect("The live value is ", Live(live), ", not a collection of items.")
     preds = list(p.items)
@@ -82,12 +81,12 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
         if not (len(lives) == 1 and item_matches(one, lives[0], tol)):
             # `tensor([0., 2.])` written for the values [0.0, 2.0]: its elements
             preds = [BoolP(b) if isinstance(b, bool) else NumP(b) for b in one.leaves]
+    preds = _names_of_pairs(preds, lives)
     texts = [pred_text(x) for x in preds]
     if not ordered:
         unique = dict(zip(texts, preds, strict=True))
         texts, preds = list(unique), list(unique.values())
-        lives = lives.unique() if isinstance(lives, Elements) else \
-            list({dedupe_key(x): x for x in lives}.values())
+        lives = _unique(live, lives)
     pairs = match(preds, texts, lives, tol)
     n, right = len(lives), len(pairs)
     taken = set(pairs.values())
@@ -133,12 +132,58 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     return partial(*parts, ".")
 
 
-def shares_an_item(p: SeqP, live: Obs, tol: Tolerance | None) -> bool:
-    """Does some typed item match a live item?  (An example shown under the entry
-    must not: `['w', 'v']` would hand over the `w` of the answer `['w']`.)"""
+_LAST_UNIQUE: list[tuple[Obs, Sequence[Obs]]] = []  # the last live value's unique items
+_LAST_ITEMS: list[tuple[Obs, Sequence[Obs] | None]] = []  # and its items
+
+
+def _items_of(live: Obs) -> Sequence[Obs] | None:
+    """The live items (a collection's, or a tensor's elements), the same sequence
+    for the same live value judged again (its index is then built once)."""
+    if _LAST_ITEMS and _LAST_ITEMS[0][0] is live:
+        return _LAST_ITEMS[0][1]
     lives: Sequence[Obs] | None = items(live)
     if lives is None:
         lives = tensor_elements(live)
+    _LAST_ITEMS[:] = [(live, lives)]
+    return lives
+
+
+def _unique(live: Obs, lives: Sequence[Obs]) -> Sequence[Obs]:
+    """The live items without repeats, kept for the last live value judged: the
+    examples under an answer entry are judged against the same live value one after
+    another (a 1,000-item value deduplicated once, not ten times)."""
+    if _LAST_UNIQUE and _LAST_UNIQUE[0][0] is live:
+        return _LAST_UNIQUE[0][1]
+    out = lives.unique() if isinstance(lives, Elements) else \
+        list({dedupe_key(x): x for x in lives}.values())
+    _LAST_UNIQUE[:] = [(live, out)]
+    return out
+
+
+def clear_cache() -> None:
+    _LAST_UNIQUE.clear()
+    _LAST_ITEMS.clear()
+    clear_index_cache()
+
+
+def _names_of_pairs(preds: list[Pred], lives: Sequence[Obs]) -> list[Pred]:
+    """Pasted `named_children()` / `named_parameters()` pairs, `('fc', Linear(...))`,
+    typed where the live items are the names: each pair stands for its name."""
+    if not preds or not lives or isinstance(lives, Elements) \
+            or not all(otype(x) == "str" for x in lives):
+        return preds
+    names: list[Pred] = []
+    for x in preds:
+        if not (isinstance(x, SeqP) and len(x.items) == 2 and isinstance(x.items[0], TextP)):
+            return preds
+        names.append(x.items[0])
+    return names
+
+
+def shares_an_item(p: SeqP, live: Obs, tol: Tolerance | None) -> bool:
+    """Does some typed item match a live item?  (An example shown under the entry
+    must not: `['w', 'v']` would hand over the `w` of the answer `['w']`.)"""
+    lives = _items_of(live)
     if not lives or not p.items:
         return False
     preds = list(p.items)

@@ -116,7 +116,11 @@ def _form_matches(typed: str, live: Obs) -> bool:
         if live_dtype is not None and dtypes.canonical(typed.strip()) == live_dtype:
             return True
         if _ignores_case(value):
-            return text_key(typed) == value.casefold()
+            # a custom Function's node prints as <torch.autograd.function.MyPowBackward …>
+            key = text_key(typed)
+            return key == value.casefold() or (
+                "." in key and _NODE_NAME.fullmatch(value) is not None
+                and key.rsplit(".", 1)[-1] == value.casefold())
         if _CLASS_NAME.fullmatch(value) and "." in typed:
             typed = _unqualified(_key(typed))  # `nn.Parameter` for a class's __name__
         return _key(typed) == _key(value) or typed == value
@@ -132,7 +136,13 @@ def _form_matches(typed: str, live: Obs) -> bool:
     if t in ("module", "object"):
         cls = str(live.get("class", "")).casefold()
         name = a.removesuffix("()")
-        return cls in (name, name.rsplit(".", 1)[-1]) or a == text_key(str(live.get("repr", "")))
+        printed = text_key(str(live.get("repr", "")))
+        if cls in (name, name.rsplit(".", 1)[-1]) or a == printed:
+            return True
+        # an object shown as <torch.autograd.function.MyPowBackward object at 0x…>
+        # (a custom Function's node) is named by its last part
+        return str(live.get("repr", "")).lstrip().startswith("<") and "." in printed \
+            and "." not in a and a == printed.rsplit(".", 1)[-1]
     if t == "device":
         m = _DEVICE.fullmatch(a)
         if m:

@@ -4,10 +4,11 @@ observations."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..base.obs import Obs, otype, public_exception_name, single_number, token, truncated
 from ..base.parts import Live, Said, short
-from ..base.text import NONE_WORDS, collapse, strip_noise
+from ..base.text import NONE_WORDS, collapse, normalise_chars, strip_noise
 from ..base.verdict import Outcome, correct, incorrect, partial
 from ..reading.predictions import BoolP, ExcP, StdoutP, TextP
 from ..reading.words import exception_name, text_key
@@ -163,8 +164,10 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
         live_text = token(live) or str(live.get("repr", ""))
     else:
         live_text = str(live.get("value", ""))
+    shown = short(collapse(live_text), 200) or "nothing"
+    # unicode minus, dashes, full-width digits, curly quotes: form, on both sides
+    live_text, p = normalise_chars(live_text), replace(p, text=normalise_chars(p.text))
     want = collapse(live_text)
-    shown = short(want, 200) if want else "nothing"
     forms = [collapse(v) for v in _variants(p.text, live_text)]
     says_none = collapse(strip_noise(p.text)).casefold() in NONE_WORDS
     if want in forms or (p.says_empty and not want) or (says_none and want == "None") \

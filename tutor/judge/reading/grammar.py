@@ -20,6 +20,7 @@ lexer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -30,6 +31,7 @@ from . import numbers as nums
 from .lexer import Token, tokenize
 from .numbers import NumLit
 
+_GLUED = re.compile(r"(ln|log|sqrt|exp|sin|cos|tan|tanh|sigmoid|abs)([0-9]+(?:\.[0-9]+)?)")
 
 @dataclass(frozen=True)
 class Num:
@@ -148,6 +150,9 @@ class _Parser:
         self.tokens = tokenize(text)
         self.i = 0
         self.last = len(self.tokens) - 1  # the EOF token
+        # `ln2` as ln(2): only where one number is read (in items, `ln1` is a name,
+        # such as a transformer block's first LayerNorm)
+        self.glued = False
 
     @property
     def tok(self) -> Token:
@@ -281,6 +286,13 @@ class _Parser:
             imag = nums.special_lit(tok.text[:-1])  # nanj, infj
             if imag is not None:
                 return Cplx(_ZERO, imag)
+        glued = _GLUED.fullmatch(low) if self.glued else None
+        if glued and nums.function_name(low) is None and not self.at("(") \
+                and not low.startswith(("log2", "log10", "log1p")):
+            # `ln2`, `sqrt2`, `exp1`: a function and its number typed together
+            # (`log28` could be log2(8): asked again, as any unknown name is)
+            arg_lit = nums.read_number(glued.group(2), checked=True)
+            return Num(nums.apply(glued.group(1), arg_lit))
         after = self.tok.kind
         func = nums.function_name(tok.text) if after in ("NUM", "NAME", "OP") else None
         if func is not None and (after == "NUM" or after == "NAME"
@@ -369,6 +381,7 @@ class _Parser:
 def parse_value(text: str) -> Node:
     """Exactly one value."""
     p = _Parser(text)
+    p.glued = True
     if p.tok.kind == "EOF":
         raise InvalidPrediction("Type an answer.")
     node = p.value()
@@ -391,20 +404,27 @@ def number_in(text: str) -> Num | None:
 _SEPARATOR_WORDS = frozenset({"and", "or"})
 
 
-def parse_items(text: str) -> Node | tuple[Node, ...]:
+def parse_items(text: str, *, or_items: bool = True) -> Node | tuple[Node, ...]:
     """Values separated by commas or spaces (`a, b` or `a b`): a tuple of them,
     or, when the text is exactly one value, that value (a single `[..]` is a
-    sequence, not an item)."""
+    sequence, not an item).  "or" between items separates them (`p or b`, for a
+    set) only with `or_items`, and never between sequences, calls or reprs: there
+    it offers two answers, which is invalid."""
     p = _Parser(text)
     if p.tok.kind == "EOF":
         raise InvalidPrediction("Type an answer.")
     items: list[Node] = []
+    alternatives = False
     while p.tok.kind != "EOF":
         items.append(p.value())
         if p.at(","):
             p.next()
         if items and p.tok.kind == "NAME" and p.tok.text.casefold() in _SEPARATOR_WORDS:
+            alternatives |= p.tok.text.casefold() == "or"
             p.next()  # "a, b and c" / "0 or 2": a plain-language separator
+    if alternatives and (not or_items or any(isinstance(n, (Seq, Call, Angle)) for n in items)):
+        # "[1, 2] or [2, 1]", "(2, 3) or (3, 2)": two answers, not the items of one
+        raise InvalidPrediction("That gives two answers; which one is it? ", how=False)
     if len(items) == 1 and not (p.tokens[-2].kind == "OP" and p.tokens[-2].text == ","):
         return items[0]
     return tuple(items)

@@ -35,7 +35,14 @@ _SPOKEN = re.compile(
     r"|my\s+guess\s+is|my\s+answer\s+is|answer)\s*:?\s*)?"
     r"(?:it'?s|it\s+is|it\s+will\s+be|it'?ll\s+be|that'?s|that\s+is|this\s+is|they\s+are"
     r"|they'?re|the\s+answer\s+is|the\s+result\s+is|the\s+value\s+is|we\s+get|you\s+get"
-    r"|i\s+get|i\s+got|gives|returns|prints)\s+(?=\S)"
+    r"|i\s+get|i\s+got|gives|returns|prints"
+    # "the grad_fn is ExpBackward0", "y's dtype will be float32", "the shape is (2, 5)"
+    r"|(?:the\s+)?[\w.\[\]()]+'?s?(?:\s+[\w.]+){0,2}\s+(?:is|are|will\s+be|would\s+be"
+    r"|should\s+be|becomes|stays|equals)"
+    # "it's on the cpu", "it lives on the cuda device"
+    r"|(?:(?:it'?s|it\s+is|it\s+lives|it\s+stays|lives|stays|is|it'?s\s+still)\s+)?on"
+    r"(?:\s+the)?)"
+    r"\s+(?=\S)"
     r"|^(?:i\s+think|i\s+guess|i'?d\s+say|probably|my\s+guess\s+is|my\s+answer\s+is)\s*:?\s+(?=\S)",
     re.IGNORECASE,
 )
@@ -57,9 +64,28 @@ def is_hedge(text: str) -> bool:
     return len(low) <= 60 and _HEDGE.fullmatch(low) is not None
 
 
+# a hedge inside a sentence: "not sure if it raises", "I'm not sure they share", "no
+# idea, RuntimeError?" (never read as an answer or a negation; "maybe it raises" is a
+# guess, read as its answer)
+_HEDGE_IN = re.compile(
+    r"\b(?:not\s+(?:really\s+|quite\s+|100%\s+)?(?:sure|certain)|unsure|uncertain|no\s+idea"
+    r"|no\s+clue|(?:don'?t|do\s+not|dont)\s+(?:really\s+)?know|dunno|idk|can'?t\s+tell"
+    r"|cannot\s+tell|hard\s+to\s+say|who\s+knows|not\s+a\s+clue"
+    r"|(?:could|might)\s+be\s+either)\b",
+    re.IGNORECASE,
+)
+
+
 def has_hedge(clause: str) -> bool:
-    """Does a clause of an answer hedge ("not sure", "maybe")?"""
-    return is_hedge(clause)
+    """Does a clause of an answer hedge ("not sure", "not sure if it raises")?"""
+    return is_hedge(clause) or (len(clause) <= 1000 and _HEDGE_IN.search(clause) is not None)
+
+
+def hedges(text: str) -> bool:
+    """Does an answer hedge anywhere ("0.6, not sure", "I don't know, maybe 3")?"""
+    quoted = text.strip()[:1] in ("'", '"', "`")  # a quoted string is a value as typed
+    return is_hedge(text) or (len(text) <= 300 and not quoted
+                              and _HEDGE_IN.search(text) is not None)
 
 
 def says_none(text: str) -> bool:
@@ -71,6 +97,22 @@ def says_none(text: str) -> bool:
     if low in NONE_WORDS:
         return True
     return bool(_NONE_PHRASE.fullmatch(low) or _NONE_THEN_REASON.match(low))
+
+
+_REASON = re.compile(r"(?:because|since|as)\b.*|[a-z_][\w'.-]*(?:\s+[\w'.-]+)+\)?")
+
+
+def none_then_reason(text: str) -> bool:
+    """None followed by a reason in words: "None (a is a leaf)", "none, all are
+    frozen" (not `None, None, 3`: items)."""
+    low = collapse(text.casefold())
+    m = _NONE_THEN_REASON.match(low) if len(low) <= 200 else None
+    if m is None:
+        return False
+    rest = low[m.end():].strip()
+    if low[m.end() - 1:m.end()].isalpha():  # "because", "since", "as"
+        return True
+    return _REASON.fullmatch(rest) is not None and rest.split()[0] not in NONE_WORDS
 
 
 def lead_in(text: str) -> str | None:

@@ -188,9 +188,21 @@ def _not_phrases(rest: str, answered: bool) -> list[Signal]:
         if bare_statement(after) is not None or any(is_negator(w) for w in words(after)):
             raise Ambiguous
         return [Signal(False)]
-    if sum(is_negator(w) for w in words(rest)) > 1:
+    ws = words(rest)
+    negations = [i for i, w in enumerate(ws) if is_negator(w)]
+    if len(negations) > 1:
         raise Ambiguous
+    if negations and negations[0] <= 2 and ws[negations[0]] in _STATE_NEGATORS \
+            and len(ws) > negations[0] + 1:
+        # a negated state: "doesn't require grad", "isn't a leaf", "it's not contiguous",
+        # "x.grad is not None" (the negation is near the start and about what follows)
+        return [Signal(False)]
     return []
+
+
+_STATE_NEGATORS = frozenset(
+    {"not", "never", "cannot", "dont", "doesnt", "isnt", "arent", "wasnt", "werent", "wont",
+     "cant", "didnt", "hasnt", "havent"})
 
 
 def yes_no(text: str) -> bool | None:

@@ -228,7 +228,7 @@ def read_tensor_pred(text: str) -> TensorP | NoneP:
     words = read_uniform_words(text) if len(text) < 100 else None
     if words is not None:
         return words
-    items = parse_items(text)
+    items = parse_items(text, or_items=False)
     node = Seq("list", items) if isinstance(items, tuple) else items
     if isinstance(node, NoneV):
         return NoneP()

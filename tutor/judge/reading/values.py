@@ -27,19 +27,35 @@ from .grammar import (
     parse_value,
 )
 from .numbers import bool_lit
-from .phrases import lead_ins, number_forms, says_none
+from .phrases import lead_ins, none_then_reason, number_forms, says_none
 from .predictions import BoolP, DtypeP, NoneP, NumP, Pred, SeqP, ShapeP, TensorP, TextP
 from .tensors import PARAM_CALLS, SIZE_CALLS, TENSOR_CALLS, read_size, read_tensor
 
 COLLECTION_CALLS = frozenset(
     {"set", "frozenset", "list", "tuple", "dict_keys", "odict_keys", "OrderedDict", "dict"}
 )
+_MODULE_CALL = re.compile(r"(?:[a-z_][\w]*\.)*[A-Z]\w*")  # `Linear`, `nn.ReLU`
 _UNIFORM = frozenset({"zeros", "ones", "full", "torch.zeros", "torch.ones", "torch.full"})
 EMPTY_WORDS = frozenset(
     {"empty", "nothing", "empty set", "empty list", "no keys", "no items", "none of them",
      "set()", "{}", "[]", "()", "frozenset()", "list()", "tuple()", "dict()", "odict_keys([])",
      "dict_keys([])", "an empty list", "an empty set", "it's empty", "it is empty"}
 )  # fmt: skip
+# an empty collection in words: "there are none", "no parameters", "it has no children",
+# "the model has no buffers", "none at all", "there aren't any", "it's an empty dict"
+_EMPTY_SAID = re.compile(
+    r"(?:(?:[\w.()'\[\]]+\s+){0,3}?(?:has|have|had|are|is|contains|holds|returns|gives|yields"
+    r"|lists|there'?s|there\s+are|there\s+is|it'?s|they'?re)\s+)?"
+    r"(?:none|nothing|no\s+(?:[a-z_.-]+\s+){0,2}?[a-z_.-]+|not\s+(?:a\s+single\s+)?(?:any|one)"
+    r"(?:\s+[a-z_.-]+){0,2}|(?:an?\s+|the\s+)?empty(?:\s+(?:set|list|dict|tuple|collection))?"
+    r"(?:\s*(?:set|list|dict|tuple)\(\))?"
+    r"|zero\s+[a-z_.-]+|(?:there\s+)?(?:aren'?t|isn'?t)\s+any(?:\s+[a-z_.-]+)?"
+    r"|(?:(?:it|they|the\s+[\w.]+)\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+have\s+any"
+    r"(?:\s+[a-z_.-]+){0,2})"
+    r"(?:\s+(?:at\s+all|of\s+them|yet))?",
+    re.I)
+_NOT_EMPTY = re.compile(r"\bno\s+(?:idea|clue|guess)\b", re.I)  # hedges, asked again
+
 SCALAR_SHAPE_WORDS = frozenset(
     {"scalar", "a scalar", "0-d", "0d", "0-dim", "zero-dim", "torch.size([])", "size([])", "()",
      "[]", "torch.size(())", "empty"}
@@ -49,6 +65,7 @@ _DIGIT_COMMA = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+|[+-]?[0-9]+,[0-9]+")
 _SPACED = re.compile(r"[0-9.]\s+[0-9.+-]")
 
 Reader = Callable[[str], Pred]
+_TWO_ANSWERS = re.compile(r"\S\s+or\s+\S", re.I)  # "2 or 3", "float32 or float64"
 
 
 def read_value(reader: Reader, text: str, *, none_phrases: bool = True,
@@ -61,6 +78,8 @@ def read_value(reader: Reader, text: str, *, none_phrases: bool = True,
         return reader(text)
     except InvalidPrediction as e:
         error = e
+    if len(text) <= 300 and _TWO_ANSWERS.search(text):
+        error = InvalidPrediction("That gives two answers; which one is it? ", how=False)
     for form in [text, *lead_ins(text)]:
         if none_phrases and says_none(form):
             return NoneP()
@@ -132,6 +151,8 @@ def read_item(node: Node) -> Pred:
             return ShapeP(read_size(node))
         if node.name in COLLECTION_CALLS and not node.kwargs:
             return _collection(node)
+        if _MODULE_CALL.fullmatch(node.name):
+            return TextP(node.name)  # a module's repr, `Linear(in_features=2, ...)`, `ReLU()`
         raise InvalidPrediction("I can't read ", Said(node.name), "(...) as an item; use names, "
                                 "numbers or None.")
     raise InvalidPrediction("I can't read that as an item.")
@@ -150,6 +171,11 @@ def _collection(node: Call) -> SeqP:
 def read_items_pred(text: str) -> SeqP | NoneP:
     if len(text) < 40 and collapse(text).casefold() in EMPTY_WORDS:
         return SeqP(())
+    if len(text) < 100 and _EMPTY_SAID.fullmatch(collapse(text)) \
+            and not _NOT_EMPTY.search(text) and collapse(text).casefold() not in NONE_WORDS:
+        return SeqP(())
+    if len(text) < 200 and none_then_reason(text):
+        return NoneP()  # "None (no params)", "None, because all are frozen": there are none
     try:
         items = parse_items(text)
     except InvalidPrediction as e:
@@ -173,7 +199,7 @@ def read_shape_pred(text: str) -> ShapeP | NoneP:
         return ShapeP(())
     if _SHAPE_X.fullmatch(low):
         return ShapeP(tuple(int(d) for d in re.findall(r"[0-9]+", low)))
-    items = parse_items(text)
+    items = parse_items(text, or_items=False)
     if not isinstance(items, tuple):
         node = items
         if isinstance(node, NoneV):

@@ -12,6 +12,7 @@ from ..base.parts import Said
 from ..base.text import NONE_WORDS, check_length, collapse, normalise_chars, strip_noise
 from . import polarity
 from .grammar import Num, parse_value
+from .lexer import tokenize
 from .phrases import has_hedge
 from .predictions import BoolP, ChoiceP, ExcP, NoneP, StdoutP, TextP
 
@@ -45,13 +46,39 @@ _OK_WORDS = frozenset(
      "clean", "cleanly"}
 )  # fmt: skip
 _IDENT = re.compile(r"[A-Za-z_][\w.']*\w|[A-Za-z_]")
+# exception classes typed as words: "key error", "Zero Division Error", "out of memory error"
+_KNOWN_EXCEPTIONS = {n.casefold(): n for n in (*BUILTIN_MRO, "LinAlgError", "OutOfMemoryError")}
+_WORDED = re.compile(r"\b((?:(?!(?:error|exception|warning)\b)[A-Za-z]+(?:\s+|-)){1,4})"
+                     r"(error|exception|warning)\b", re.I)
+
+
+def _joined(match: re.Match[str]) -> str:
+    """A run of words ending in error/exception/warning, as the class it names
+    (`key error` -> `KeyError`), from its longest known tail; else as typed."""
+    words = match.group(1).replace("-", " ").split()
+    for i in range(len(words)):
+        name = _KNOWN_EXCEPTIONS.get("".join(words[i:]).casefold() + match.group(2).casefold())
+        if name is not None:
+            return " ".join(words[:i] + [name])
+    return match.group(0)
+
+
+def join_worded(text: str) -> str:
+    """Exception classes typed as words joined into their names: "it raises a key
+    error" -> "it raises a KeyError" (only names of known classes)."""
+    return _WORDED.sub(_joined, text) if len(text) <= MAX_SENTENCE else text
 _NOTHING = frozenset({"nothing", "none", "null", "nil"})
 
 # stdout
-STDOUT_EMPTY = frozenset(
-    {"nothing", "empty", "no output", "(nothing)", "(no output)", "(empty)", "blank",
-     "nothing printed", "prints nothing", "none", "null", "nil"}
-)  # fmt: skip
+# (not None: a printed `None` is output, and print(f()) prints it)
+STDOUT_EMPTY = re.compile(
+    r"\(?(?:it\s+|that\s+|this\s+|the\s+code\s+)?"
+    r"(?:nothing|empty|blank|no\s+output|(?:an?\s+)?empty\s+(?:output|line|string)"
+    r"|nothing\s+(?:is\s+|gets\s+|will\s+be\s+)?(?:printed|shown|output)"
+    r"|(?:prints|outputs|shows|will\s+print|would\s+print)\s+nothing"
+    r"|(?:doesn'?t|does\s+not|won'?t|will\s+not)\s+print(?:\s+anything)?"
+    r"|no\s+(?:output|lines?)\s+(?:is\s+|are\s+)?(?:printed|shown))"
+    r"(?:\s+at\s+all)?\)?")
 
 
 def _require(text: str) -> str:
@@ -112,12 +139,22 @@ def _text_key(text: str) -> str:
     return t.casefold()
 
 
+# "ExpBackward0 or MulBackward0", "it's cpu or cuda": two answers, not a name
+_TWO_NAMES = re.compile(r"(?:^|\s)(?:either\s+)?[\w.<>'\"`=]+,?\s+or\s+[\w.<>'\"`=()]+$", re.I)
+# a pasted NumPy array: `array([1., 2.], dtype=float32)`, `np.array(2.)`
+NUMPY_ARRAY = re.compile(r"(?:np\.|numpy\.)?array\(.*\)", re.S)
+
+
 def read_text_pred(text: str) -> TextP:
     check_length(text)
     if text.strip() in ("''", '""'):
         return TextP("")
     t = collapse(strip_noise(normalise_chars(text)))
     _require(t)
+    if len(t) <= 300 and _TWO_NAMES.search(t):
+        raise InvalidPrediction("That gives two answers; which one is it? ", how=False)
+    if len(t) <= 100_000 and NUMPY_ARRAY.fullmatch(t):
+        raise InvalidPrediction("That is a NumPy array, not a name. ")
     return TextP(t)
 
 
@@ -132,20 +169,42 @@ def _as_number(text: str) -> Num | None:
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*$")  # a choice's closing aside: "(about 0.69)"
 
 
+def _form_key(text: str) -> str | None:
+    """A choice text without the space between its tokens: `(2,3)` is `(2, 3)`
+    (None for what the lexer can't read)."""
+    if len(text) > 500:
+        return None
+    try:
+        return "".join(tok.text for tok in tokenize(text) if tok.kind != "EOF").casefold()
+    except ValueError:  # (InvalidPrediction is one)
+        return None
+
+
+_POSITION = re.compile(r"(?:option|choice|answer|number|no\.?|#)\s*\(?([0-9]{1,4})\)?"
+                       r"|([0-9]{1,4})\)")
+
+
 def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     """A choice by number (`2`, `option 2`, `(2)`), by text, or by letter (`b`).
 
-    A whole number from 1 to the number of choices is that choice's number, even
-    when some choice's text is a number: with the choices `1`, `3`, `2`, typing `2`
-    picks the second (`3`).  Any other answer is matched to a choice's text (form
-    ignored; case too, unless two choices differ only by case; `2.0` is the choice
-    `2`), then read as a letter (`b`, with at most 10 choices)."""
+    A whole number from 1 to the number of choices is that choice's number, unless
+    some choice's text is itself a whole number: then a typed number means the text
+    it equals (with the choices `1`, `3`, `2`, typing `2` picks the third; with `1`,
+    `7`, typing `2` is asked again), and a position is `option 2`, `2)` or a letter.
+    Any other answer is matched to a choice's text (form ignored: case, unless two
+    choices differ only by case; the space between tokens, `(2,3)` for `(2, 3)`;
+    `2.0` is the choice `2`), then read as a letter (`b`, with at most 10 choices)."""
     _require(text.strip())
     key = text_key(text)
-    bare = re.sub(r"^(?:option|choice|answer)\s*", "", key)
-    m = re.fullmatch(r"\(?([0-9]{1,4})[).:]?", bare)
-    if m and 1 <= int(m.group(1)) <= len(choices):
-        return ChoiceP(int(m.group(1)) - 1)
+    numbered = [_as_number(c) if len(c) < 200 else None for c in choices]
+    # a typed whole number could be a choice's text only where a text is a whole number
+    numeric = any(n is not None and getattr(n.lit, "is_int", False) for n in numbered)
+    m = _POSITION.fullmatch(key)
+    if m and 1 <= int(m.group(1) or m.group(2)) <= len(choices):
+        return ChoiceP(int(m.group(1) or m.group(2)) - 1)
+    bare = re.fullmatch(r"\(?([0-9]{1,4})[.:]?\)?", key)
+    if bare and not numeric and 1 <= int(bare.group(1)) <= len(choices):
+        return ChoiceP(int(bare.group(1)) - 1)
     exact = collapse(strip_noise(normalise_chars(text)))
     plain = [collapse(strip_noise(normalise_chars(c))) for c in choices]
     if exact in plain:
@@ -158,15 +217,21 @@ def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
         return ChoiceP(short_keys.index(key))
     typed = _as_number(text) if len(text) < 200 else None
     if typed is not None:
-        for i, c in enumerate(choices):
-            num = _as_number(c)
+        for i, num in enumerate(numbered):
             if num is not None and num.lit.value == typed.lit.value:
                 return ChoiceP(i)
-    m = re.fullmatch(r"\(?([a-z])[).:]?", bare)
+    form = _form_key(strip_noise(normalise_chars(text)))
+    forms = [_form_key(strip_noise(normalise_chars(c))) for c in choices]
+    if form is not None and forms.count(form) == 1:
+        return ChoiceP(forms.index(form))
+    m = re.fullmatch(r"\(?([a-z])[).:]?", key)
     if m and len(choices) <= 10 and ord(m.group(1)) - ord("a") < len(choices):
         return ChoiceP(ord(m.group(1)) - ord("a"))
     if key in NONE_WORDS:
         return NoneP()
+    if typed is not None and numeric:
+        raise InvalidPrediction("Some choices are numbers, so a number is read as one of "
+                                "them: type the choice itself, or its letter. ")
     raise InvalidPrediction()
 
 
@@ -244,7 +309,7 @@ def _ask(what: str) -> InvalidPrediction:
 
 
 def read_exception_pred(text: str) -> ExcP:
-    t = collapse(strip_noise(normalise_chars(text)))
+    t = join_worded(collapse(strip_noise(normalise_chars(text))))
     _require(t)
     head = _message_cut(t[:MAX_SENTENCE])  # a pasted traceback: its head says what was raised
     if head.casefold() in NONE_WORDS:
@@ -294,4 +359,5 @@ def read_stdout_pred(text: str) -> StdoutP:
     t = text.strip()
     if not t:
         raise InvalidPrediction("Type what you expect it to print, or 'nothing'.", how=False)
-    return StdoutP(t, collapse(strip_noise(t)).casefold() in STDOUT_EMPTY)
+    said = collapse(strip_noise(t)).casefold() if len(t) <= 200 else ""
+    return StdoutP(t, STDOUT_EMPTY.fullmatch(said) is not None)
