@@ -17,7 +17,7 @@ from tutor.course import (
     next_unfinished,
 )
 from tutor.engine import StepOutcome
-from tutor.flow import LessonFlow, Tally, entry_text
+from tutor.flow import LessonFlow, Tally, choice_labels, entry_text
 from tutor.kinds import KINDS, REGISTRY
 from tutor.lesson import load_catalog, load_lesson
 from tutor.lesson.model import Lesson
@@ -312,3 +312,35 @@ def test_a_sitting_draws_its_own_values_of_a_lesson_with_variants(tmp_path: Path
     answer = flow.judge(str(2 * x))
     assert answer.status == "correct" and answer.attempt is not None
     assert answer.attempt.variant == flow.lesson.variant
+
+
+def _choice_lesson(tmp_path: Path, choices: list[str]) -> Lesson:
+    path = tmp_path / "pick.yaml"
+    path.write_text(
+        "id: t/pick\ntitle: Pick\ntopic: t\nlevel: 1\nsteps:\n  - code: x = 3\n    predict:\n"
+        "      - ask: Which is x?\n        kind: choice\n        expect: x\n"
+        f"        choices: {choices!r}\n        answer: '3'\n"
+        "        explain: It is 3.\n", encoding="utf-8")
+    return load_lesson(path)
+
+
+def test_choices_whose_texts_are_whole_numbers_are_marked_by_letter(tmp_path: Path) -> None:
+    """A typed number means a choice's text where some text is a whole number, so the
+    front ends must not offer numbers as positions there (play showed '1. 7')."""
+    numeric = _choice_lesson(tmp_path, ["1", "7", "3"]).steps[0].prompts[0]
+    assert choice_labels(numeric) == ["a", "b", "c"]
+    worded = _choice_lesson(tmp_path, ["three", "seven"]).steps[0].prompts[0]
+    assert choice_labels(worded) == ["1", "2"]
+
+
+def test_play_shows_letters_before_number_choices(tmp_path: Path) -> None:
+    import io
+
+    from tutor.commands.play import Player
+
+    lesson = _choice_lesson(tmp_path, ["1", "7", "3"])
+    out = io.StringIO()
+    player = Player(lesson, out, None)
+    player.ask(lesson.steps[0].prompts[0], io.StringIO(""))
+    shown = out.getvalue()
+    assert "a. 1" in shown and "c. 3" in shown and "1. 1" not in shown

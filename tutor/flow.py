@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutor.engine import StepOutcome, judge_prompt, shown_live
-from tutor.judge import Status, Verdict, entry_examples, gives_away
+from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away
 from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
 from tutor.lesson.vary import for_run
@@ -108,6 +108,12 @@ class Tally:
 def entry_label(kind: str) -> str:
     """What an answer of `kind` is, the same words for every question of the kind."""
     return REGISTRY[kind].label if kind in REGISTRY else "your prediction"
+
+
+def choice_labels(prompt: Prompt) -> list[str]:
+    """The marks a front end shows before `prompt`'s choices: 1, 2, 3 ..., or a, b, c ...
+    where a choice's text is itself a whole number (a typed number then means that text)."""
+    return choice_marks(prompt.choices)
 
 
 def entry_text(kind: str, examples: Sequence[str] = ()) -> str:

@@ -38,7 +38,7 @@ from tutor.commands import console
 from tutor.commands.common import add_path_option, catalog_for, seconds
 from tutor.commands.console import KEY_CODES_REFUSED, OutputLost, Reader, key_codes
 from tutor.engine import LessonRun, unmet_requirement
-from tutor.flow import GUESS_MARK, Answer, LessonFlow, entry_text
+from tutor.flow import GUESS_MARK, Answer, LessonFlow, choice_labels, entry_text
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
@@ -233,8 +233,8 @@ class Player:
         number = f"Q{flow.question_number} of {flow.total_prompts}. "
         self.say()
         self.prose(plain_inline(prompt.ask), number, " " * len(number))
-        for i, choice in enumerate(prompt.choices, 1):
-            self.prose(plain_inline(choice), f"     {i}. ", " " * (7 + len(str(i))))
+        for mark, choice in zip(choice_labels(prompt), prompt.choices, strict=True):
+            self.prose(plain_inline(choice), f"     {mark}. ", " " * (7 + len(mark)))
         problem = flow.problem()
         if problem:
             self.prose(f"(this question cannot be judged: {problem})")

@@ -8,7 +8,8 @@ docs/judging.md.
 
 Layers, each importing only the ones below it (checked by import-linter):
 
-    api        judge, parse_error, display, notation, entry_examples, gives_away
+    api        judge, parse_error, display, notation, entry_examples, gives_away,
+               choice_marks
     registry   one `Kind` record per kind of prediction (tutor.kinds re-exports it)
     showing    display, notation candidates, messages as text
     comparing  the number rule, names, items, tensors, yes/no, exceptions
@@ -18,7 +19,15 @@ Layers, each importing only the ones below it (checked by import-linter):
 
 from __future__ import annotations
 
-from .api import display, entry_examples, gives_away, judge, notation, parse_error
+from .api import (
+    choice_marks,
+    display,
+    entry_examples,
+    gives_away,
+    judge,
+    notation,
+    parse_error,
+)
 from .base.errors import InvalidPrediction
 from .base.verdict import JudgeSpec, Status, Tolerance, Verdict
 from .registry import REGISTRY, Kind
@@ -31,6 +40,7 @@ __all__ = [
     "Status",
     "Tolerance",
     "Verdict",
+    "choice_marks",
     "display",
     "entry_examples",
     "gives_away",

@@ -22,6 +22,7 @@ from .reading.numbers import NumLit
 from .reading.phrases import hedges
 from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
+from .reading.words import choice_marks as choice_marks  # re-exported
 from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render

@@ -184,6 +184,20 @@ _POSITION = re.compile(r"(?:option|choice|answer|number|no\.?|#)\s*\(?([0-9]{1,4
                        r"|([0-9]{1,4})\)")
 
 
+def _whole_number_texts(numbered: list[Num | None]) -> bool:
+    return any(n is not None and getattr(n.lit, "is_int", False) for n in numbered)
+
+
+def choice_marks(choices: tuple[str, ...]) -> list[str]:
+    """How a front end labels the choices: 1, 2, 3 ... or, where some choice's text is
+    itself a whole number (so that a typed number means that text), a, b, c ... (with at
+    most 10 choices; more keep their numbers, which `option N` and `N)` still reach)."""
+    numbered = [_as_number(c) if len(c) < 200 else None for c in choices]
+    if _whole_number_texts(numbered) and len(choices) <= 10:
+        return [chr(ord("a") + i) for i in range(len(choices))]
+    return [str(i) for i in range(1, len(choices) + 1)]
+
+
 def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     """A choice by number (`2`, `option 2`, `(2)`), by text, or by letter (`b`).
 
@@ -198,7 +212,7 @@ def read_choice_pred(text: str, choices: tuple[str, ...]) -> ChoiceP | NoneP:
     key = text_key(text)
     numbered = [_as_number(c) if len(c) < 200 else None for c in choices]
     # a typed whole number could be a choice's text only where a text is a whole number
-    numeric = any(n is not None and getattr(n.lit, "is_int", False) for n in numbered)
+    numeric = _whole_number_texts(numbered)
     m = _POSITION.fullmatch(key)
     if m and 1 <= int(m.group(1) or m.group(2)) <= len(choices):
         return ChoiceP(int(m.group(1) or m.group(2)) - 1)

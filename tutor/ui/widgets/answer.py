@@ -30,7 +30,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from tutor.flow import GUESS_MARK, entry_text
+from tutor.flow import GUESS_MARK, choice_labels, entry_text
 from tutor.lesson.model import Prompt
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline, title
@@ -144,8 +144,9 @@ class AnswerBox(Vertical, can_focus=True):
         choices.display = kind == "choice"
         choices.clear_options()
         if kind == "choice":
-            choices.add_options([Option(title(f"{i}. {c}"), id=str(i))
-                                 for i, c in enumerate(prompt.choices, 1)])
+            marked = zip(choice_labels(prompt), prompt.choices, strict=True)
+            choices.add_options([Option(title(f"{mark}. {c}"), id=str(i))
+                                 for i, (mark, c) in enumerate(marked, 1)])
             choices.highlighted = 0
         self.show_preview(text)
         self.set_examples([])
