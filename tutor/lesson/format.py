@@ -170,7 +170,9 @@ PROMPT = Obj(
             Str(max_len=200), doc="A picture to offer after the verdict, e.g. `graph z`."
         ),
         "match": Field(
-            Str(max_len=2000, format="regex"),
+            # (no `format: regex`: that means ECMA-262, and validators that check formats
+            # reject Python-only syntax such as `(?i)`; `tutor lint` compiles it instead)
+            Str(max_len=2000),
             doc="For `exception` prompts: a Python regular expression that must be found in "
             "the exception's message (`re.search`). `tutor check` fails when the code raises "
             "the right type with another message; the learner sees the message after the "
