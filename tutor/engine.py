@@ -18,7 +18,7 @@ from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
-from tutor.lesson.requires import unmet_requirement
+from tutor.lesson.requires import unmet_prompt, unmet_requirement
 from tutor.lesson.vary import describe, variants_of
 from tutor.markup import plain_inline
 from tutor.safetext import shorten
@@ -35,6 +35,43 @@ class StepOutcome:
     observations: list[dict[str, Any]] = field(default_factory=list)
     failure: str | None = None  # the run itself failed: timeout, crash, dead kernel
     seconds: float = 0.0
+    kernel: dict[str, Any] = field(default_factory=dict)  # what the kernel said of itself
+    earlier_fault: str | None = None  # an earlier step of the run broke (`fault`)
+
+    def skipped(self, prompt: Prompt) -> str | None:
+        """Why this question is skipped on this kernel (its own `requires:`), or None."""
+        return unmet_prompt(prompt, self.kernel) if self.kernel else None
+
+    def fault(self) -> str | None:
+        """For the learner, in plain words: this step broke in a way its lesson did not
+        foresee (a lesson fault, never the learner's); None if it did not."""
+        if not (self.failure or self.unexpected_error):
+            return None
+        if self.failure:
+            return self._on_torch(_no_advice(self.failure))
+        err = self.error or {}
+        return self._on_torch(f"step {self.step.index + 1} raised {err.get('name')}: "
+                              f"{short(str(err.get('message')), 300)}")
+
+    def _on_torch(self, why: str) -> str:
+        torch = self.kernel.get("torch")
+        return f"this lesson does not run {f'on torch {torch}' if torch else 'here'}: {why}"
+
+    def learner_problem(self, prompt: Prompt) -> str | None:
+        """Why this question is not asked, for the learner (who is not the lesson's
+        author: `lesson_problem` is the author's version), or None: its `requires:` is
+        unmet here, or the lesson broke at this step or at an earlier one.  Nothing
+        answered to such a question counts."""
+        skip = self.skipped(prompt)
+        if skip:
+            return f"this question is skipped here: it {skip}"
+        if self.earlier_fault:
+            return f"{self.earlier_fault} (so the steps after it cannot run as written)"
+        fault = self.fault()
+        if fault:
+            return fault
+        problem = self.lesson_problem(prompt)
+        return self._on_torch(_no_advice(problem)) if problem else None
 
     @property
     def unexpected_error(self) -> bool:
@@ -67,6 +104,12 @@ class StepOutcome:
         return None
 
 
+def _no_advice(text: str) -> str:
+    """A lesson problem without the advice for its author at the end ("(if the error is
+    the point, ...)"): what a learner is shown."""
+    return re.sub(r" \((if |the `setup:`)[^()]*(\([^()]*\)[^()]*)*\)$", "", text)
+
+
 class LessonRun:
     """One live run of a lesson, step by step, in a fresh kernel session."""
 
@@ -94,7 +137,9 @@ class LessonRun:
             raise ValueError(f"step {step.index + 1} cannot run before step "
                              f"{len(self.outcomes) + 1}")
         started = time.monotonic()
-        outcome = StepOutcome(step)
+        outcome = StepOutcome(step, kernel=dict(getattr(self.kernel, "info", None) or {}))
+        outcome.earlier_fault = next((o.earlier_fault or o.fault() for o in self.outcomes
+                                      if o.earlier_fault or o.unexpected_error), None)
         if self.setup_failure:
             outcome.failure = self.setup_failure
             self.outcomes.append(outcome)
@@ -378,6 +423,15 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
     )
 
 
+def skipped_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt,
+                   why: str) -> PromptCheck:
+    """A question whose own `requires:` this kernel does not meet: not checked."""
+    return PromptCheck(lesson=lesson.id, file=str(lesson.file), step=outcome.step.index,
+                       prompt=prompt.index, line=prompt.pos.line, passed=True,
+                       verdict="skipped", answer=prompt.answer, expected=None,
+                       message=f"skipped: {why}", ask=prompt.ask)
+
+
 def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) -> LessonCheck:
     """Run `lesson` live and check every prompt's reference answer and `wrong:` answers,
     in every variant when it declares `vary:` (a failure names the variant's values)."""
@@ -416,6 +470,7 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
     why = unmet_requirement(lesson, info)
     if why:
         return LessonCheck(lesson.id, str(lesson.file), "skipped", why)
+    raised: str | None = None  # an earlier step raised where no prompt asked about it
     try:
         with LessonRun(kernel, lesson, timeout=timeout) as run:
             for step in lesson.steps:
@@ -428,7 +483,19 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                     ))
                     result.line = step.pos.line
                     break
-                result.prompts += [check_prompt(lesson, outcome, p) for p in step.prompts]
+                checks = []
+                for p in step.prompts:
+                    skip = unmet_prompt(p, info)
+                    checks.append(skipped_prompt(lesson, outcome, p, skip) if skip
+                                  else check_prompt(lesson, outcome, p))
+                for c in checks:
+                    if raised and not c.passed:  # (a NameError of what that step defines)
+                        c.message = (f"not checkable: {raised}, so this step ran without what "
+                                     f"that step defines; fix it first (here: {c.message})")
+                result.prompts += checks
+                if outcome.unexpected_error and raised is None:
+                    err = outcome.error or {}
+                    raised = f"step {step.index + 1} raised {err.get('name')}"
     except KernelError as exc:
         result.status, result.reason = "error", shorten(f"kernel: {exc}")
     if result.status == "passed" and not all(p.passed for p in result.prompts):

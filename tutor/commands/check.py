@@ -19,9 +19,10 @@ from tutor.commands.common import (
     print_problems,
     print_warnings,
 )
-from tutor.engine import LessonCheck, check_lesson
+from tutor.engine import LessonCheck, PromptCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
+from tutor.lesson.vary import describe
 from tutor.markup import plural
 from tutor.safetext import json_dumps
 
@@ -113,6 +114,9 @@ def _line(check: LessonCheck) -> str:
         return f"{text} ({check.reason})"
     bad = sum(not p.passed for p in check.prompts)
     detail = f"{n - bad}/{n} prompts" if bad else plural(n, "prompt")
+    skipped = sum(p.verdict == "skipped" for p in check.prompts)
+    if skipped:
+        detail += f", {skipped} skipped (their `requires:`)"
     if check.variants > 1:
         detail += f" in {check.variants} variants"
     return f"{text} ({detail}, {check.seconds:.2f} s)"
@@ -126,9 +130,12 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
     for check in bad:
         if check.status == "error" and check.reason:
             print(f"\n{check.file}:{check.line}: {check.lesson}: {check.reason}", file=out)
-        for p in check.prompts:
-            if p.passed:
-                continue
+        for p, variants in _distinct_failures(check):
+            message = p.message
+            if len(variants) > 1:  # the same failure in several variants: printed once
+                values = "every variant" if len(variants) == check.variants else \
+                    f"{len(variants)} variants"
+                message = f"in {values} ({'; '.join(variants)}): {_bare(p)}"
             print(
                 f"\n{p.file}:{p.line}: {p.lesson} step {p.step + 1} prompt {p.prompt + 1}: "
                 f"{p.ask}",
@@ -137,7 +144,25 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
             print(f"  answer: {p.answer if p.answer is not None else '(none)'}", file=out)
             if p.expected is not None:
                 print(f"  live:   {p.expected}", file=out)
-            print(f"  {p.message}", file=out)
+            print(f"  {message}", file=out)
+
+
+def _bare(p: PromptCheck) -> str:
+    """A failure's message without the variant it names (`with x = 2: ...`)."""
+    prefix = f"with {describe(p.variant)}: " if p.variant else ""
+    return p.message[len(prefix):] if prefix and p.message.startswith(prefix) else p.message
+
+
+def _distinct_failures(check: LessonCheck) -> list[tuple[PromptCheck, list[str]]]:
+    """The failing prompts, one per distinct failure (same prompt, answer, live value and
+    message in several variants: once), each with the variants it failed in."""
+    groups: dict[tuple[object, ...], tuple[PromptCheck, list[str]]] = {}
+    for p in check.prompts:
+        if p.passed:
+            continue
+        key = (p.step, p.prompt, p.answer, p.expected, _bare(p))
+        groups.setdefault(key, (p, []))[1].append(describe(p.variant) if p.variant else "")
+    return list(groups.values())
 
 
 def run(args: argparse.Namespace) -> int:

@@ -110,6 +110,36 @@ PROMPT_RULES = (
 )
 
 
+def _check_requires(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    for key, val in node.value:
+        spec = value.get(key.value) if key.value in ("torch", "python") else None
+        if not isinstance(spec, str):
+            continue
+        try:
+            SpecifierSet(spec)
+        except InvalidSpecifier:
+            v.error(val, join_path(path, key.value),
+                    f"{spec!r} is not a version specifier: write e.g. '>=2.1' or '>=2.1,<3' "
+                    "(PEP 440: an operator, then a version of numbers and dots)")
+
+
+REQUIRES = Obj(
+    name="requires",
+    doc="What the lesson (or, on a prompt, the question) needs; a lesson or question "
+    "whose needs the learner's kernel does not meet is skipped with the reason.",
+    fields={
+        "torch": Field(Str(max_len=100), doc="A version specifier, e.g. '>=2.1' or '>=2.1,<3'."),
+        "python": Field(Str(max_len=100), doc="A version specifier for Python."),
+        "cuda": Field(Bool(), doc="True if the lesson needs a CUDA device."),
+        "numpy": Field(Bool(), doc="True if it needs NumPy working with torch "
+                       "(`torch.from_numpy`, `.numpy()`); a lesson whose code says `numpy` "
+                       "needs it without saying so."),
+    },
+    checks=(_check_requires,),
+)
+
 TOLERANCE = Obj(
     name="tolerance",
     doc="Numeric tolerance replacing the default digits rule: "
@@ -169,6 +199,12 @@ PROMPT = Obj(
         "show": Field(
             Str(max_len=200), doc="A picture to offer after the verdict, e.g. `graph z`."
         ),
+        "requires": Field(
+            REQUIRES,
+            doc="What this question needs (torch and Python versions, a CUDA device, "
+            "NumPy), as the lesson's `requires:`: where unmet, the question is skipped with "
+            "the reason, and `tutor check` does not check it.",
+        ),
         "match": Field(
             # (no `format: regex`: that means ECMA-262, and validators that check formats
             # reject Python-only syntax such as `(?i)`; `tutor lint` compiles it instead)
@@ -196,32 +232,6 @@ STEP = Obj(
         ),
         "explain": Field(Str(), doc="Markdown shown after the step's questions."),
     },
-)
-
-def _check_requires(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-    for key, val in node.value:
-        spec = value.get(key.value) if key.value in ("torch", "python") else None
-        if not isinstance(spec, str):
-            continue
-        try:
-            SpecifierSet(spec)
-        except InvalidSpecifier:
-            v.error(val, join_path(path, key.value),
-                    f"{spec!r} is not a version specifier: write e.g. '>=2.1' or '>=2.1,<3' "
-                    "(PEP 440: an operator, then a version of numbers and dots)")
-
-
-REQUIRES = Obj(
-    name="requires",
-    doc="What the lesson needs; a lesson whose needs are unmet is skipped with the reason.",
-    fields={
-        "torch": Field(Str(max_len=100), doc="A version specifier, e.g. '>=2.1' or '>=2.1,<3'."),
-        "python": Field(Str(max_len=100), doc="A version specifier for Python."),
-        "cuda": Field(Bool(), doc="True if the lesson needs a CUDA device."),
-    },
-    checks=(_check_requires,),
 )
 
 VARY_VALUE = Scalar(max_len=MAX_VALUE_LEN)

@@ -374,7 +374,13 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
         wrong=tuple(data.get("wrong") or ()),
         show=data.get("show"),
         match=data.get("match"),
+        requires=_requires(data["requires"]) if data.get("requires") else None,
     )
+
+
+def _requires(req: dict[str, Any]) -> Requires:
+    return Requires(req.get("torch"), req.get("python"), bool(req.get("cuda")),
+                    bool(req.get("numpy")))
 
 
 def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
@@ -404,7 +410,7 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
         steps=tuple(steps),
         level=data.get("level") or 1,
         intro=shown(data.get("intro") or ""),
-        requires=Requires(req.get("torch"), req.get("python"), bool(req.get("cuda"))),
+        requires=_requires(req),
         tags=tuple(shown(t) for t in data.get("tags") or ()),
         timeout=data.get("timeout") or DEFAULT_TIMEOUT,
         seed=data.get("seed") or 0,

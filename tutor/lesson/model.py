@@ -19,6 +19,14 @@ class Pos:
 
 
 @dataclass(frozen=True)
+class Requires:
+    torch: str | None = None
+    python: str | None = None
+    cuda: bool = False
+    numpy: bool = False  # a working torch-NumPy bridge
+
+
+@dataclass(frozen=True)
 class Prompt:
     index: int  # 0-based within its step
     ask: str
@@ -35,6 +43,7 @@ class Prompt:
     wrong: tuple[str, ...] = ()
     show: str | None = None
     match: str | None = None  # exception prompts: a regular expression the message must match
+    requires: Requires | None = None  # what this question needs (skipped where unmet)
 
     @property
     def spec(self) -> JudgeSpec:
@@ -72,13 +81,6 @@ class Setup:
     def file_line(self, code_line: int) -> int:
         """The line of `file` holding line `code_line` (1-based) of the code."""
         return self.line + max(code_line, 1) - 1
-
-
-@dataclass(frozen=True)
-class Requires:
-    torch: str | None = None
-    python: str | None = None
-    cuda: bool = False
 
 
 @dataclass(frozen=True)
