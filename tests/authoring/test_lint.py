@@ -192,3 +192,22 @@ def test_a_pack_order_entry_without_a_close_match_says_how_to_fix(tmp_path: Path
     report = lint_paths([tmp_path])
     p = found(report, "lessons[1]", "'zzz/qqq' names no lesson in this pack", "warning")
     assert p.message.endswith(": fix the id, or remove it from `lessons:`")
+
+
+def test_a_lesson_that_does_not_load_gets_no_misleading_pack_warning(tmp_path):
+    """pack.yaml lists a lesson whose file has a YAML error: that file's error is the
+    news, not a `names no lesson` warning with a did-you-mean at another, real lesson."""
+    from tutor.authoring.lint import lint_paths
+
+    pack = tmp_path / "amp_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "title: AMP\nlessons: [amp/autocast-basics, amp/autocast-grads]\n")
+    good = ("id: amp/autocast-basics\ntitle: T\ntopic: amp\nsteps:\n  - code: x = 1\n")
+    (pack / "basics.yaml").write_text(good)
+    (pack / "grads.yaml").write_text(good.replace("autocast-basics", "autocast-grads")
+                                     .replace("title: T", "title: T\nexplain: a: b"))
+    report = lint_paths([pack])
+    messages = [p.message for p in report.problems]
+    assert any("grads.yaml" in p.file for p in report.errors), messages
+    assert not any("names no lesson" in m for m in messages), messages
