@@ -260,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
             "ok": ok,
             "torch": info.get("torch_full"),
             "python": info.get("python"),
+            "numpy": info.get("numpy"),
+            "numpy_error": info.get("numpy_error"),
             "kernel": {"mode": kernel.mode, "reason": kernel.mode_reason},
             "cuda": bool(info.get("cuda")),
             "seconds": round(elapsed, 3),
