@@ -116,3 +116,16 @@ def test_play_says_in_its_header_that_numpy_does_not_work(mismatched_kernel: Ker
     main(["play", str(FAULTS / "uses_numpy.yaml"), "--no-progress"])
     out = " ".join(capsys.readouterr().out.split())
     assert "is skipped here: it needs NumPy, which does not work with this torch" in out
+
+
+def test_check_prints_a_failure_shared_by_every_variant_once(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One block for a failure that is the same in every variant; a failure that differs
+    per variant (its live value does) keeps one block per variant."""
+    from tutor.cli import main
+
+    assert main(["check", str(FAULTS / "same_failure_each_variant.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert out.count("step 1 prompt 1: How many elements?") == 1
+    assert "in every variant (s = 0; s = 7; s = 42): the reference answer is judged" in out
+    assert out.count("step 1 prompt 2: The seed?") == 3
