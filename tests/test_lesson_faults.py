@@ -97,6 +97,18 @@ def test_a_torch_numpy_mismatch_is_noticed_at_start(mismatched_kernel: Kernel,
     assert check_lesson(kernel, lesson).status == "passed"
 
 
+def test_check_says_at_start_that_numpy_does_not_work(mismatched_kernel: Kernel,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    from tutor.cli import main
+
+    assert main(["check", str(FAULTS / "uses_numpy.yaml")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "numpy: NumPy " in out and "Numpy is not available: lessons that use NumPy are " \
+        "skipped" in out
+    assert "faults/uses-numpy" in out and "skipped (needs NumPy, which does not work" in out
+
+
 def test_play_says_in_its_header_that_numpy_does_not_work(mismatched_kernel: Kernel,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]

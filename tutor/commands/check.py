@@ -191,6 +191,9 @@ def run(args: argparse.Namespace) -> int:
         file=progress,
     )
     print(f"kernel: {kernel.describe_mode()}; {kernel.describe_cuda()}", file=progress)
+    if info.get("numpy_error"):  # (torch built against NumPy 1, NumPy 2 installed)
+        print(f"numpy: {info['numpy_error']}: lessons that use NumPy are skipped (a torch "
+              "older than 2.3 needs numpy<2)", file=progress)
     if any(lesson.requires.cuda for lesson in catalog.lessons):
         kernel.prepare_cuda()  # CUDA starts in its worker while the other lessons run
     print_problems(catalog.errors, file=progress)
