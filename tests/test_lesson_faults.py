@@ -141,3 +141,30 @@ def test_check_prints_a_failure_shared_by_every_variant_once(
     assert out.count("step 1 prompt 1: How many elements?") == 1
     assert "in every variant (s = 0; s = 7; s = 42): the reference answer is judged" in out
     assert out.count("step 1 prompt 2: The seed?") == 3
+
+
+def test_a_variant_with_unmet_requires_is_skipped_with_the_reason(kernel: Kernel) -> None:
+    """A row of `vary:` may say what it needs; where unmet, `check` does not run it (its
+    answer "2" would be wrong there) and a run of it asks nothing, with the reason."""
+    import jsonschema
+    import yaml
+
+    from tutor.authoring.schema import lesson_schema
+    from tutor.lesson.vary import with_variant
+
+    path = FAULTS / "variant_requires.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert not list(jsonschema.Draft7Validator(lesson_schema()).iter_errors(data))
+    torch = kernel.wait_ready()["torch"]
+    lesson = load_lesson(path)
+    assert lesson.variants == ((("n", "2"),), (("n", "3"),))
+    check = check_lesson(kernel, lesson)
+    assert (check.status, check.variants) == ("passed", 1)
+    assert check.skipped_variants == [f"needs torch >=99, this kernel has torch {torch} "
+                                      "(for the values n = 3)"]
+    three = with_variant(lesson, (("n", "3"),))
+    with LessonRun(kernel, three) as run:
+        outcome = run.run_step(three.steps[0])
+    assert outcome.learner_problem(three.steps[0].prompts[0]) == (
+        f"this question is skipped here: it needs torch >=99, this kernel has torch {torch} "
+        "(for the values n = 3)")

@@ -18,7 +18,7 @@ from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
-from tutor.lesson.requires import unmet_prompt, unmet_requirement
+from tutor.lesson.requires import unmet_prompt, unmet_requirement, unmet_variant
 from tutor.lesson.vary import describe, variants_of
 from tutor.markup import plain_inline
 from tutor.safetext import shorten
@@ -37,9 +37,13 @@ class StepOutcome:
     seconds: float = 0.0
     kernel: dict[str, Any] = field(default_factory=dict)  # what the kernel said of itself
     earlier_fault: str | None = None  # an earlier step of the run broke (`fault`)
+    variant_skip: str | None = None  # the run's variant needs what this kernel lacks
 
     def skipped(self, prompt: Prompt) -> str | None:
-        """Why this question is skipped on this kernel (its own `requires:`), or None."""
+        """Why this question is skipped on this kernel (its own `requires:`, or its
+        variant's), or None."""
+        if self.variant_skip:
+            return self.variant_skip
         return unmet_prompt(prompt, self.kernel) if self.kernel else None
 
     def fault(self) -> str | None:
@@ -140,6 +144,8 @@ class LessonRun:
         outcome = StepOutcome(step, kernel=dict(getattr(self.kernel, "info", None) or {}))
         outcome.earlier_fault = next((o.earlier_fault or o.fault() for o in self.outcomes
                                       if o.earlier_fault or o.unexpected_error), None)
+        outcome.variant_skip = unmet_variant(self.lesson, outcome.kernel) if outcome.kernel \
+            else None
         if self.setup_failure:
             outcome.failure = self.setup_failure
             self.outcomes.append(outcome)
@@ -348,6 +354,7 @@ class LessonCheck:
     seconds: float = 0.0
     line: int = 1
     variants: int = 1  # how many variants of the lesson ran (`vary:`)
+    skipped_variants: list[str] = field(default_factory=list)  # rows whose needs are unmet
 
     def __post_init__(self) -> None:
         self.reason = shorten(self.reason)
@@ -439,6 +446,13 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
         return _check_run(kernel, lesson, timeout=timeout)
     out = LessonCheck(lesson.id, str(lesson.file), "passed", variants=0)
     for each in variants_of(lesson):
+        try:
+            skip = unmet_variant(each, kernel.wait_ready())
+        except KernelError:
+            skip = None  # (_check_run says why the kernel is not there)
+        if skip:  # this row of `vary:` needs what this kernel lacks: not run
+            out.skipped_variants.append(skip)
+            continue
         check = _check_run(kernel, each, timeout=timeout)
         out.variants += 1
         out.seconds += check.seconds
@@ -456,6 +470,8 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
             break  # (an unmet requirement is the same for every variant)
     if out.status == "passed" and not all(p.passed for p in out.prompts):
         out.status = "failed"
+    if out.variants == 0 and out.skipped_variants:  # no variant can run here
+        out.status, out.reason = "skipped", "; ".join(out.skipped_variants)
     return out
 
 
@@ -467,7 +483,7 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
         info = kernel.wait_ready()
     except KernelError as exc:
         return LessonCheck(lesson.id, str(lesson.file), "error", f"kernel: {exc}")
-    why = unmet_requirement(lesson, info)
+    why = unmet_requirement(lesson, info) or unmet_variant(lesson, info)
     if why:
         return LessonCheck(lesson.id, str(lesson.file), "skipped", why)
     raised: str | None = None  # an earlier step raised where no prompt asked about it

@@ -54,3 +54,12 @@ def test_the_doc_states_where_a_pack_without_order_goes(tmp_path: Path):
     course = [x.id for x in load_catalog([tmp_path], with_env=False, with_bundled=True).lessons]
     second = next(i for i, x in enumerate(course) if x.startswith(SECOND_PACK))
     assert course.index("mine/one") < second  # (with pack 1: the same order, by path)
+
+
+def test_the_variant_requires_example_is_valid():
+    from tutor.lesson.vary import expand, row_requires
+
+    block = next(b for b in _yaml_blocks() if "requires: {torch:" in b and "vary:" in b)
+    spec = yaml.safe_load(block)["vary"]
+    assert expand(spec) == ((("dt", "torch.bfloat16"),), (("dt", "torch.float16"),))
+    assert row_requires(spec) == [((("dt", "torch.float16"),), {"torch": ">=2.4"})]

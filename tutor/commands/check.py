@@ -119,6 +119,9 @@ def _line(check: LessonCheck) -> str:
         detail += f", {skipped} skipped (their `requires:`)"
     if check.variants > 1:
         detail += f" in {check.variants} variants"
+    if check.skipped_variants:
+        detail += f"; {plural(len(check.skipped_variants), 'variant')} skipped: " + \
+            "; ".join(check.skipped_variants)
     return f"{text} ({detail}, {check.seconds:.2f} s)"
 
 

@@ -238,7 +238,8 @@ VARY_VALUE = Scalar(max_len=MAX_VALUE_LEN)
 VARY = AnyOf(
     options=(
         MapOf(value=ListOf(item=VARY_VALUE, min_items=1, max_items=MAX_VARIANTS)),
-        ListOf(item=MapOf(value=VARY_VALUE), min_items=1, max_items=MAX_VARIANTS),
+        ListOf(item=MapOf(value=AnyOf(options=(VARY_VALUE, REQUIRES))), min_items=1,
+               max_items=MAX_VARIANTS),
     ),
     doc="`vary:` is a mapping from names to lists of values ({x: [2.0, 3.0]}: every "
     "combination), or a list of rows ([{x: 2.0, n: 3}, ...])",
@@ -268,7 +269,8 @@ LESSON = Obj(
             VARY,
             doc="Values drawn per run, written `{{name}}` (or computed: `{{3 / x}}`) in the "
             "intro, code and prompt texts: a mapping from names to lists of values (every "
-            f"combination is a variant) or a list of rows; at most {MAX_VARIANTS} variants. "
+            f"combination is a variant) or a list of rows (a row may say what it needs: "
+            f"`requires:`, as the lesson's); at most {MAX_VARIANTS} variants. "
             "Values are numbers, True/False or names. `tutor check` runs every variant.",
         ),
         "requires": Field(REQUIRES),

@@ -35,7 +35,7 @@ from tutor.lesson.model import (
 )
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
-from tutor.lesson.vary import expand, instantiate
+from tutor.lesson.vary import expand, instantiate, row_requires
 from tutor.safetext import sanitize
 
 MAX_FILE_BYTES = 512 * 1024
@@ -417,6 +417,8 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
         order=data.get("order"),
         setup=setup,
         variants=variants,
+        variant_requires=tuple((v, _requires(dict(r))) for v, r in row_requires(data["vary"]))
+        if data.get("vary") else (),
     )
     # a lesson with variants is the first one filled in (the others: tutor.lesson.vary)
     return instantiate(lesson, variants[0]) if variants else lesson

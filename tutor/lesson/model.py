@@ -102,6 +102,8 @@ class Lesson:
     # lesson with variants is loaded filled in with the first, and keeps its template
     variants: tuple[Variant, ...] = ()
     variant: Variant = ()
+    # rows of `vary:` that say what they need: (the variant, its requirements)
+    variant_requires: tuple[tuple[Variant, Requires], ...] = ()
     template: Lesson | None = field(default=None, compare=False, repr=False)
 
     @property

@@ -71,6 +71,19 @@ def unmet_requirement(lesson: Lesson, info: Mapping[str, Any]) -> str | None:
     return unmet(lesson.requires, info, numpy=needs_numpy(lesson))
 
 
+def unmet_variant(lesson: Lesson, info: Mapping[str, Any]) -> str | None:
+    """Why the lesson's drawn variant (a row of `vary:` with its own `requires:`) cannot
+    run on this kernel, or None."""
+    from tutor.lesson.vary import describe
+
+    for variant, req in (lesson.template or lesson).variant_requires:
+        if variant == lesson.variant:
+            why = unmet(req, info)
+            if why:
+                return f"{why} (for the values {describe(variant)})"
+    return None
+
+
 def unmet_prompt(prompt: Prompt, info: Mapping[str, Any]) -> str | None:
     """Why this question cannot be asked on this kernel (its own `requires:`), or None."""
     return unmet(prompt.requires, info) if prompt.requires else None
