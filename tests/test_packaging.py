@@ -53,3 +53,83 @@ def test_an_installed_copy_finds_its_lessons(wheel: Path, tmp_path: Path) -> Non
     assert Path(where) == site / "tutor" / "_bundled_lessons"
     lessons = len([p for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml"])
     assert counts == f"{lessons} 0"
+
+
+RELEASING = ROOT / "docs" / "releasing.md"
+
+
+def _console(doc: Path) -> list[tuple[str, list[str]]]:
+    """The `$ ` commands of a doc's console blocks, each with the lines it must print
+    (`...` stands for any text; a line of only `...` for lines left out)."""
+    out: list[tuple[str, list[str]]] = []
+    inside = False
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        text = line.strip()
+        if text.startswith("```"):
+            inside = text == "```console"
+        elif inside and text.startswith("$ "):
+            out.append((text[2:], []))
+        elif inside and out and text and text != "...":
+            out[-1][1].append(text)
+    return out
+
+
+def _shown(expected: str, line: str) -> bool:
+    import re
+
+    return re.search(".*".join(map(re.escape, expected.split("..."))), line) is not None
+
+
+@pytest.mark.venv
+def test_the_release_commands_build_and_check(tmp_path: Path) -> None:
+    """docs/releasing.md step 4, as written, on a copy of this checkout in a fresh
+    virtual environment: `python -m build` makes a wheel and an sdist, `twine check
+    --strict` passes them (docs/authoring.md's test installs such a wheel and uses it)."""
+    import os
+    import re
+    import shutil
+
+    commands = _console(RELEASING)
+    assert [c for c, _ in commands][1:] == ["python -m build", "twine check --strict dist/*"]
+    copy = tmp_path / "tutor"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", ".*_cache", ".tutor*"))
+    venv = tmp_path / "venv"
+    base = Path(sys._base_executable).parent  # noqa: SLF001 - the Python this venv came from
+    subprocess.run([str(base / "python3"), "-m", "venv", str(venv)], check=True, timeout=300)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "TUTOR_PATH")}
+    env["PATH"] = os.pathsep.join([str(venv / "bin"), env.get("PATH", "")])
+    for command, expected in commands:
+        proc = subprocess.run(["bash", "-c", command], cwd=copy, env=env, text=True,
+                              capture_output=True, timeout=600)
+        output = [re.sub(r"\x1b\[[0-9;]*m", "", line)  # (twine colours PASSED)
+                  for line in (proc.stdout + proc.stderr).splitlines()]
+        assert proc.returncode == 0, f"`{command}`:\n" + "\n".join(output[-40:])
+        at = 0
+        for want in expected:
+            while at < len(output) and not _shown(want, output[at]):
+                at += 1
+            assert at < len(output), f"`{command}` did not print {want!r}:\n" + "\n".join(output)
+            at += 1
+    sdist, wheel = sorted((copy / "dist").glob("pytorch_tutor-*"), key=lambda p: p.suffix)
+    assert wheel.suffix == ".whl" and sdist.name.endswith(".tar.gz")
+    assert "tutor/_bundled_lessons/samples/accumulate.yaml" in zipfile.ZipFile(wheel).namelist()
+
+
+def test_the_release_workflow_uses_trusted_publishing_and_checks_first() -> None:
+    import yaml
+
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text())
+    build, publish = flow["jobs"]["build"], flow["jobs"]["publish"]
+    runs = " ".join(s.get("run", "") for s in build["steps"])
+    assert "python -m build" in runs and "twine check --strict dist/*" in runs
+    assert "CHANGELOG.md" in runs and "GITHUB_REF_NAME" in runs
+    assert publish["permissions"] == {"id-token": "write"} and publish["needs"] == "build"
+    uses = [s.get("uses", "") for s in publish["steps"]]
+    assert any(u.startswith("pypa/gh-action-pypi-publish@") for u in uses)
+    assert not any("with" in s and ("password" in s["with"] or "user" in s["with"])
+                   for s in publish["steps"])  # no token: trusted publishing
+    version = next(line.split('"')[1] for line in (ROOT / "pyproject.toml").read_text()
+                   .splitlines() if line.startswith("version = "))
+    assert f"## [{version}]" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")

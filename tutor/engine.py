@@ -18,7 +18,7 @@ from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
-from tutor.lesson.requires import unmet_requirement
+from tutor.lesson.requires import unmet_prompt, unmet_requirement, unmet_variant
 from tutor.lesson.vary import describe, variants_of
 from tutor.markup import plain_inline
 from tutor.safetext import shorten
@@ -35,6 +35,47 @@ class StepOutcome:
     observations: list[dict[str, Any]] = field(default_factory=list)
     failure: str | None = None  # the run itself failed: timeout, crash, dead kernel
     seconds: float = 0.0
+    kernel: dict[str, Any] = field(default_factory=dict)  # what the kernel said of itself
+    earlier_fault: str | None = None  # an earlier step of the run broke (`fault`)
+    variant_skip: str | None = None  # the run's variant needs what this kernel lacks
+
+    def skipped(self, prompt: Prompt) -> str | None:
+        """Why this question is skipped on this kernel (its own `requires:`, or its
+        variant's), or None."""
+        if self.variant_skip:
+            return self.variant_skip
+        return unmet_prompt(prompt, self.kernel) if self.kernel else None
+
+    def fault(self) -> str | None:
+        """For the learner, in plain words: this step broke in a way its lesson did not
+        foresee (a lesson fault, never the learner's); None if it did not."""
+        if not (self.failure or self.unexpected_error):
+            return None
+        if self.failure:
+            return self._on_torch(_no_advice(self.failure))
+        err = self.error or {}
+        return self._on_torch(f"step {self.step.index + 1} raised {err.get('name')}: "
+                              f"{short(str(err.get('message')), 300)}")
+
+    def _on_torch(self, why: str) -> str:
+        torch = self.kernel.get("torch")
+        return f"this lesson does not run {f'on torch {torch}' if torch else 'here'}: {why}"
+
+    def learner_problem(self, prompt: Prompt) -> str | None:
+        """Why this question is not asked, for the learner (who is not the lesson's
+        author: `lesson_problem` is the author's version), or None: its `requires:` is
+        unmet here, or the lesson broke at this step or at an earlier one.  Nothing
+        answered to such a question counts."""
+        skip = self.skipped(prompt)
+        if skip:
+            return f"this question is skipped here: it {skip}"
+        if self.earlier_fault:
+            return f"{self.earlier_fault} (so the steps after it cannot run as written)"
+        fault = self.fault()
+        if fault:
+            return fault
+        problem = self.lesson_problem(prompt)
+        return self._on_torch(_no_advice(problem)) if problem else None
 
     @property
     def unexpected_error(self) -> bool:
@@ -69,6 +110,12 @@ class StepOutcome:
         return None
 
 
+def _no_advice(text: str) -> str:
+    """A lesson problem without the advice for its author at the end ("(if the error is
+    the point, ...)"): what a learner is shown."""
+    return re.sub(r" \((if |the `setup:`)[^()]*(\([^()]*\)[^()]*)*\)$", "", text)
+
+
 class LessonRun:
     """One live run of a lesson, step by step, in a fresh kernel session."""
 
@@ -96,7 +143,11 @@ class LessonRun:
             raise ValueError(f"step {step.index + 1} cannot run before step "
                              f"{len(self.outcomes) + 1}")
         started = time.monotonic()
-        outcome = StepOutcome(step)
+        outcome = StepOutcome(step, kernel=dict(getattr(self.kernel, "info", None) or {}))
+        outcome.earlier_fault = next((o.earlier_fault or o.fault() for o in self.outcomes
+                                      if o.earlier_fault or o.unexpected_error), None)
+        outcome.variant_skip = unmet_variant(self.lesson, outcome.kernel) if outcome.kernel \
+            else None
         if self.setup_failure:
             outcome.failure = self.setup_failure
             self.outcomes.append(outcome)
@@ -305,6 +356,7 @@ class LessonCheck:
     seconds: float = 0.0
     line: int = 1
     variants: int = 1  # how many variants of the lesson ran (`vary:`)
+    skipped_variants: list[str] = field(default_factory=list)  # rows whose needs are unmet
 
     def __post_init__(self) -> None:
         self.reason = shorten(self.reason)
@@ -380,6 +432,15 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
     )
 
 
+def skipped_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt,
+                   why: str) -> PromptCheck:
+    """A question whose own `requires:` this kernel does not meet: not checked."""
+    return PromptCheck(lesson=lesson.id, file=str(lesson.file), step=outcome.step.index,
+                       prompt=prompt.index, line=prompt.pos.line, passed=True,
+                       verdict="skipped", answer=prompt.answer, expected=None,
+                       message=f"skipped: {why}", ask=prompt.ask)
+
+
 def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) -> LessonCheck:
     """Run `lesson` live and check every prompt's reference answer and `wrong:` answers,
     in every variant when it declares `vary:` (a failure names the variant's values)."""
@@ -387,6 +448,13 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
         return _check_run(kernel, lesson, timeout=timeout)
     out = LessonCheck(lesson.id, str(lesson.file), "passed", variants=0)
     for each in variants_of(lesson):
+        try:
+            skip = unmet_variant(each, kernel.wait_ready())
+        except KernelError:
+            skip = None  # (_check_run says why the kernel is not there)
+        if skip:  # this row of `vary:` needs what this kernel lacks: not run
+            out.skipped_variants.append(skip)
+            continue
         check = _check_run(kernel, each, timeout=timeout)
         out.variants += 1
         out.seconds += check.seconds
@@ -404,6 +472,8 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
             break  # (an unmet requirement is the same for every variant)
     if out.status == "passed" and not all(p.passed for p in out.prompts):
         out.status = "failed"
+    if out.variants == 0 and out.skipped_variants:  # no variant can run here
+        out.status, out.reason = "skipped", "; ".join(out.skipped_variants)
     return out
 
 
@@ -415,9 +485,10 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
         info = kernel.wait_ready()
     except KernelError as exc:
         return LessonCheck(lesson.id, str(lesson.file), "error", f"kernel: {exc}")
-    why = unmet_requirement(lesson, info)
+    why = unmet_requirement(lesson, info) or unmet_variant(lesson, info)
     if why:
         return LessonCheck(lesson.id, str(lesson.file), "skipped", why)
+    raised: str | None = None  # an earlier step raised where no prompt asked about it
     try:
         with LessonRun(kernel, lesson, timeout=timeout) as run:
             for step in lesson.steps:
@@ -430,7 +501,19 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                     ))
                     result.line = step.pos.line
                     break
-                result.prompts += [check_prompt(lesson, outcome, p) for p in step.prompts]
+                checks = []
+                for p in step.prompts:
+                    skip = unmet_prompt(p, info)
+                    checks.append(skipped_prompt(lesson, outcome, p, skip) if skip
+                                  else check_prompt(lesson, outcome, p))
+                for c in checks:
+                    if raised and not c.passed:  # (a NameError of what that step defines)
+                        c.message = (f"not checkable: {raised}, so this step ran without what "
+                                     f"that step defines; fix it first (here: {c.message})")
+                result.prompts += checks
+                if outcome.unexpected_error and raised is None:
+                    err = outcome.error or {}
+                    raised = f"step {step.index + 1} raised {err.get('name')}"
     except KernelError as exc:
         result.status, result.reason = "error", shorten(f"kernel: {exc}")
     if result.status == "passed" and not all(p.passed for p in result.prompts):

@@ -257,10 +257,12 @@ class LessonFlow:
 
     # ------------------------------------------------------------------ answering
     def problem(self) -> str | None:
-        """Why the current question cannot be judged (a lesson/kernel problem), or None."""
+        """Why the current question is not asked, in the learner's words, or None: its
+        `requires:` is unmet here, or the lesson broke on this kernel (at this step or
+        an earlier one).  Nothing answered to it counts (`judge`, `reveal`)."""
         if self.outcome is None or self.prompt is None:
             return None
-        return self.outcome.lesson_problem(self.prompt)
+        return self.outcome.learner_problem(self.prompt)
 
     def hint(self) -> str | None:
         """The current question's hint (counted), or None when it has none."""
@@ -277,6 +279,8 @@ class LessonFlow:
         assert self.outcome is not None and self.prompt is not None
         if confidence not in CONFIDENCES:
             raise ValueError(f"confidence must be one of {CONFIDENCES}, not {confidence!r}")
+        if self.problem():  # a lesson fault is never scored
+            return Answer("invalid", None, self.live_display(), None)
         state = self.state
         state.text = text
         text, marked = split_confidence(text, self.prompt)
@@ -296,6 +300,8 @@ class LessonFlow:
         """Give up on the current question: its live value, counted as revealed."""
         assert self.prompt is not None
         live = self.live_display()
+        if self.problem():  # a lesson fault is never scored, not even as revealed
+            return Answer("revealed", None, live, None)
         record = self._attempt("revealed", "", live)
         state = self.state
         state.attempts += 1

@@ -227,6 +227,8 @@ class PromptItem(pytest.Item):
             where = f"{display_name(Path(check.file))}:{check.line}"
             raise PromptFailed(f"{where}: {check.lesson}: this prompt was not checked: "
                                f"{check.reason or 'the lesson stopped before it'}")
+        if mine.passed and mine.verdict == "skipped":  # its own `requires:` is unmet
+            _skip(f"{check.lesson}: {mine.message}")
         if not mine.passed:
             from tutor.lesson.loader import display_name
 

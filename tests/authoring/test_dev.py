@@ -256,3 +256,30 @@ async def test_a_change_while_the_preview_is_still_mounting_waits_for_it(
                        and app.screen.lesson.setup.code == "base = 5\n", "the new setup")
         assert app.reloads == 1
     assert mounting == [True]  # the reload came, and only once the first preview was up
+
+
+async def test_dev_says_what_a_reload_did_and_does_not_ask_an_answered_question_again(
+        kernel, tmp_path: Path):
+    from textual.widgets import Static
+
+    from tutor.ui.dev import DevApp
+    from tutor.ui.screens.lesson import LessonScreen
+
+    path = tmp_path / "notice.yaml"
+    path.write_text(TWO_QUESTIONS.format(title="First"), encoding="utf-8")
+    app = DevApp(path, kernel=kernel, store=ProgressStore(tmp_path / "home"), poll=0.05)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), "the lesson")
+        screen = app.screen
+        assert not screen.query("#reload-notice")  # nothing reloaded yet
+        await wait_for(pilot, lambda: screen.mode == "asking", "the question")
+        await pilot.press(*"2", "enter")
+        await wait_for(pilot, lambda: screen.mode == "judged", "the verdict")
+        assert screen.flow.position == (0, 0)  # the verdict is shown: still question 1
+        save(path, TWO_QUESTIONS.format(title="Second"))
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.lesson.title == "Second", "the reload")
+        assert app.screen.flow.position == (0, 1)  # question 1 was answered: on to 2
+        notice = str(app.screen.query_one("#reload-notice", Static).render())
+        assert notice.startswith("reloaded notice.yaml at ")
+        assert "step 1 ran again in a fresh session; on at step 1, question 2" in notice

@@ -119,11 +119,39 @@ def test_the_doc_has_a_tutorial_that_installs_what_it_uses():
     assert first.startswith("python3 -m venv .venv && . .venv/bin/activate"), first
     installs = " ".join(re.findall(r"pip install ([^&]+)", first)).split()
     assert "torch==2.13.0" in installs and "pytest" in installs
-    assert distribution_name() in installs, (
-        f"the tutorial must install this project by its distribution name "
-        f"{distribution_name()!r}: {first}")
+    # the CPU build, as the text beside it recommends (PyPI's Linux torch is CUDA's)
+    assert "--index-url https://download.pytorch.org/whl/cpu" in first
+    # tutor from its repository (a wheel, a checkout, a git URL: `$TUTOR`), never by its
+    # name from the package index, where no release exists yet
+    assert '"$TUTOR"' in installs, first
+    assert distribution_name() not in installs
     # commands that need a tool the tutorial did not install (pytest-xdist, ...) are not run
     assert not any("-n auto" in c.text for c in found)
+
+
+def test_no_doc_installs_tutor_by_name_from_the_package_index():
+    """Until a release exists, `pip install pytorch-tutor` fails for every reader."""
+    by_name = re.compile(rf"pip install[^\n`]*\s{re.escape(distribution_name())}(?!\s*@|[\w.-])")
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        if doc.name == "releasing.md":  # (checks a published release: by its name)
+            continue
+        assert not by_name.search(text), f"{doc.name}: {by_name.search(text).group(0)}"
+
+
+def ci_job() -> list[str]:
+    """The `run:` lines of the GitHub Actions job in docs/authoring.md."""
+    blocks = re.findall(r"^```yaml file=\.github/workflows/lessons\.yml\n(.*?)^```",
+                        DOC.read_text(encoding="utf-8"), re.S | re.M)
+    assert len(blocks) == 1
+    return [line.split("- run: ", 1)[1] for line in blocks[0].splitlines()
+            if "- run: " in line]
+
+
+def test_the_ci_job_pins_the_cpu_torch_and_installs_tutor_from_its_repository():
+    lines = ci_job()
+    assert lines[0] == "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+    assert '"$TUTOR"' in lines[1] and distribution_name() not in lines[1].split()
 
 
 def _pip_config(key: str) -> list[str]:
@@ -194,13 +222,32 @@ def test_the_authoring_tutorial_runs_as_written(tmp_path: Path):
     env = {k: v for k, v in os.environ.items()
            if k not in ("TUTOR_PATH", "PYTHONPATH", "VIRTUAL_ENV", "PYTEST_XDIST_WORKER")
            and not k.startswith(("PYTEST_", "COV_"))}
-    pin = tmp_path / "constraints.txt"  # this checkout, never a same-named project on PyPI
-    pin.write_text(f"{distribution_name()}=={version()}\n", encoding="utf-8")
+    [wheel] = wheels.glob("*.whl")
+    # the doc installs tutor as `"$TUTOR"`: here, the wheel of this checkout (pip finds
+    # no `pytorch-tutor` on any index: nothing here offers it by name)
     env.update(PATH=os.pathsep.join(path), TUTOR_HOME=str(tmp_path / ".tutor-home"),
-               PIP_FIND_LINKS=" ".join([str(wheels), *_pip_config("find-links")]),
-               PIP_CONSTRAINT=" ".join([*_pip_config("constraint"), str(pin)]),
-               PIP_DISABLE_PIP_VERSION_CHECK="1",
+               TUTOR=str(wheel), PIP_DISABLE_PIP_VERSION_CHECK="1",
                PYTEST_ADDOPTS="-p no:randomly -p no:cacheprovider")
+    _run_doc(work, env)
+    # the environment really is the fresh one: tutor and pytest came from the doc's pip
+    venv_bin = work / ".venv" / "bin"
+    assert (venv_bin / "tutor").exists() and (venv_bin / "pytest").exists()
+    assert sysconfig.get_paths()["purelib"] not in (work / ".venv" / "pyvenv.cfg").read_text()
+    # the CI job, as GitHub would run it: a fresh environment (the runner's Python), the
+    # pack repository as the tutorial left it
+    job = tmp_path / "job"
+    subprocess.run([str(base / "python3"), "-m", "venv", str(job)], check=True, timeout=300)
+    _share_torch(job, tmp_path / "shared-torch-job")
+    for line in ci_job():
+        script = f". {job}/bin/activate\n{line}"
+        proc = subprocess.run(["bash", "-c", script], cwd=work, env=env, text=True,
+                              capture_output=True, timeout=600)
+        assert proc.returncode == 0, f"CI job: `{line}` exited {proc.returncode}:\n" + \
+            proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert (work / "lessons.xml").exists() and (job / "bin" / "tutor").exists()
+
+
+def _run_doc(work: Path, env: dict[str, str]) -> None:
     for step in steps(DOC.read_text(encoding="utf-8")):
         where = f"docs/authoring.md:{step.line}"
         if isinstance(step, WriteFile):
@@ -228,7 +275,12 @@ def test_the_authoring_tutorial_runs_as_written(tmp_path: Path):
                 f"{where}: `{step.text}` did not print (in order) {want!r}; it printed:\n"
                 + "\n".join(output))
             at += 1
-    # the environment really is the fresh one: tutor and pytest came from the doc's pip
-    venv_bin = work / ".venv" / "bin"
-    assert (venv_bin / "tutor").exists() and (venv_bin / "pytest").exists()
-    assert sysconfig.get_paths()["purelib"] not in (work / ".venv" / "pyvenv.cfg").read_text()
+
+
+def test_the_readme_says_what_python_the_python_option_needs():
+    """The kernel refuses an interpreter older than 3.10; the README says so where it
+    explains `--python` (torch 2.1-2.4 also run on 3.8 and 3.9)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    item = text[text.index("**Lessons on your project's torch**"):]
+    item = " ".join(item[:item.index("\n- ")].split())
+    assert "Python 3.10 or newer" in item and "NumPy" in item

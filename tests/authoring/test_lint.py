@@ -261,3 +261,22 @@ def test_a_foreseen_mistake_is_looked_for_in_every_variant(tmp_path: Path):
     assert len(hits) == 1, "\n".join(map(str, report.problems))
     assert hits[0].message.startswith("with d = 0.03: the answer '2.42' written as '2.4', ")
     assert "the foreseen mistake '2.39'" in hits[0].message
+
+
+def test_a_lesson_that_does_not_load_gets_no_misleading_pack_warning(tmp_path):
+    """pack.yaml lists a lesson whose file has a YAML error: that file's error is the
+    news, not a `names no lesson` warning with a did-you-mean at another, real lesson."""
+    from tutor.authoring.lint import lint_paths
+
+    pack = tmp_path / "amp_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "title: AMP\nlessons: [amp/autocast-basics, amp/autocast-grads]\n")
+    good = ("id: amp/autocast-basics\ntitle: T\ntopic: amp\nsteps:\n  - code: x = 1\n")
+    (pack / "basics.yaml").write_text(good)
+    (pack / "grads.yaml").write_text(good.replace("autocast-basics", "autocast-grads")
+                                     .replace("title: T", "title: T\nexplain: a: b"))
+    report = lint_paths([pack])
+    messages = [p.message for p in report.problems]
+    assert any("grads.yaml" in p.file for p in report.errors), messages
+    assert not any("names no lesson" in m for m in messages), messages

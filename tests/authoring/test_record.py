@@ -218,3 +218,19 @@ def test_a_tight_tolerance_gets_every_digit(kernel, tmp_path: Path):
     assert result.written and result.problems == []
     assert "answer: 0.3333333432674408" in path.read_text(encoding="utf-8")
     assert check_lesson(kernel, load_lesson(path)).status == "passed"
+
+
+def test_record_leaves_out_questions_and_variants_whose_requires_are_unmet(
+        tmp_path, capsys) -> None:
+    """A question (or a row of `vary:`) that needs another torch is not recorded here:
+    its answer is for that torch, and this kernel's live value would be the wrong one."""
+    import shutil
+    from pathlib import Path
+
+    from tutor.cli import main
+
+    faults = Path(__file__).resolve().parents[1] / "data" / "faults"
+    for name in ("per_prompt_requires.yaml", "variant_requires.yaml"):
+        shutil.copy(faults / name, tmp_path / name)
+        assert main(["record", "--check", str(tmp_path / name)]) == 0, capsys.readouterr()
+        assert "0 to record, 0 problems" in capsys.readouterr().err

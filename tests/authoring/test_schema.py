@@ -192,3 +192,50 @@ def test_schema_and_loader_agree_on_yaml_typed_scalars(tmp_path: Path, line: str
         loads = False
     errors = list(jsonschema.Draft7Validator(lesson_schema()).iter_errors(yaml.safe_load(text)))
     assert loads == (not errors), (line, [e.message for e in errors])
+
+
+PYTHON_ONLY_MATCH = """\
+id: t/pinned
+title: Pinned by its message
+topic: t
+steps:
+  - code: |
+      x = torch.zeros(2)
+      y = x.view(3)
+    predict:
+      - ask: Which error?
+        kind: exception
+        answer: RuntimeError
+        match: (?i)shape '\\[3\\]' is (?P<what>invalid)
+        hint: Count the elements.
+"""
+
+
+def _python_only_lesson(tmp_path: Path) -> Path:
+    path = tmp_path / "pinned.yaml"
+    path.write_text(PYTHON_ONLY_MATCH, encoding="utf-8")
+    assert lint_paths([path]).errors == []  # lint accepts it
+    return path
+
+
+def test_a_python_only_match_pattern_passes_jsonschema_with_format_checking(tmp_path: Path):
+    """`match:` is a Python pattern (`(?i)`, `(?P<name>...)`): the schema must not call it
+    a JSON Schema `regex` (ECMA-262), or validators that check formats reject it."""
+    data = yaml.safe_load(_python_only_lesson(tmp_path).read_text(encoding="utf-8"))
+    prompt = lesson_schema()["properties"]["steps"]["items"]["properties"]["predict"]["items"]
+    match_schema = prompt["properties"]["match"]
+    assert "format" not in match_schema
+    v = jsonschema.Draft7Validator(lesson_schema(),
+                                   format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+    assert [e.message for e in v.iter_errors(data)] == []
+
+
+def test_a_python_only_match_pattern_passes_check_jsonschema(tmp_path: Path):
+    """check-jsonschema (the pre-commit hook) checks formats as ECMA-262 by default."""
+    pytest.importorskip("check_jsonschema")
+    path = _python_only_lesson(tmp_path)
+    schema = tmp_path / "lesson.schema.json"
+    schema.write_text(schema_text(), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema),
+                           str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr

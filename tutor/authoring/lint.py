@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -323,6 +324,23 @@ def lint_lesson_file(path: Path) -> LintedFile:
 # ------------------------------------------------------------------ many files
 
 
+def _broken_ids(manifest: Path, lessons: list[LintedFile]) -> dict[str, str]:
+    """The lesson files under `manifest`'s directory that do not load, by the id their
+    text declares ("" when it declares none)."""
+    out: dict[str, str] = {}
+    for f in lessons:
+        path = Path(f.file)
+        if f.lesson is not None or manifest.parent.resolve() not in path.resolve().parents:
+            continue
+        try:
+            found = re.search(r"^id:[ \t]*['\"]?([^'\"#\s]+)", path.read_text(encoding="utf-8"),
+                              re.MULTILINE)
+        except (OSError, UnicodeDecodeError):
+            found = None
+        out[found.group(1) if found else ""] = f.file
+    return out
+
+
 def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Problem]:
     name = display_name(manifest)
     try:
@@ -334,12 +352,18 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
         return list(exc.problems)
     stale = stale_modeline(manifest, text.split("\n", 1)[0])
     out = [Problem(name, 1, 1, "", stale, WARNING)] if stale else []
-    ids = {f.lesson.id for f in lessons if f.lesson is not None
+    files = list(lessons)
+    ids = {f.lesson.id for f in files if f.lesson is not None
            and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents}
+    broken = _broken_ids(manifest, files)  # files of the pack that do not load: their ids
     for i, lesson_id in enumerate(pack.lesson_order):
+        if lesson_id in broken:  # (its file's own errors say what is wrong)
+            continue
         if lesson_id not in ids:
             close = difflib.get_close_matches(lesson_id, sorted(ids), n=1)
-            hint = (f" (did you mean {close[0]!r}?)" if close else
+            hint = (f" (did you mean {close[0]!r}?)" if close and not broken else
+                    f": fix the id, or remove it from `lessons:` (or fix the pack's "
+                    f"{len(broken)} lesson file(s) that do not load)" if broken else
                     ": fix the id, or remove it from `lessons:`")
             line, col = v.at(f"lessons[{i}]")
             out.append(Problem(name, line, col, f"lessons[{i}]",

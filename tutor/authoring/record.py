@@ -66,10 +66,12 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
     """Run `lesson` live; the answers that must change (and the prompts that cannot run)."""
     from tutor.engine import LessonRun, match_problem, unmet_requirement
     from tutor.judge import Status, judge, notation
+    from tutor.lesson.requires import unmet_prompt, unmet_variant
 
     name = display_name(Path(lesson.file))
     result = RecordResult(name)
-    why = unmet_requirement(lesson, kernel.wait_ready())
+    info = kernel.wait_ready()
+    why = unmet_requirement(lesson, info) or unmet_variant(lesson, info)
     if why:
         result.skipped = why
         return result
@@ -81,6 +83,8 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
                                                f"steps[{step.index}]", outcome.failure))
                 break
             for prompt in step.prompts:
+                if unmet_prompt(prompt, info):  # (its `requires:`: not on this kernel)
+                    continue
                 result.prompts += 1
                 where = _where(step, prompt)
                 problem = outcome.lesson_problem(prompt)

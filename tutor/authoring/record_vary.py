@@ -29,7 +29,12 @@ Key = tuple[int, int]
 def plan_variants(kernel: Any, lesson: Lesson, *, force: bool = False,
                   timeout: float | None = None) -> RecordResult:
     """Run every variant of `lesson` live; the answers to write and the problems."""
-    lessons = variants_of(lesson)
+    from tutor.lesson.requires import unmet_variant
+
+    info = kernel.wait_ready()
+    every = variants_of(lesson)
+    # (a row of `vary:` whose `requires:` this kernel does not meet is not recorded)
+    lessons = [each for each in every if not unmet_variant(each, info)] or every[:1]
     template = lesson.template or lesson
     runs = [plan(kernel, each, timeout=timeout) for each in lessons]
     result = RecordResult(runs[0].file, prompts=runs[0].prompts)

@@ -21,9 +21,10 @@ from tutor.commands.common import (
     print_warnings,
     seconds,
 )
-from tutor.engine import LessonCheck, check_lesson
+from tutor.engine import LessonCheck, PromptCheck, check_lesson
 from tutor.kernel import Kernel, KernelError
 from tutor.kernel.client import KERNEL_DIED
+from tutor.lesson.vary import describe
 from tutor.markup import plural
 from tutor.safetext import json_dumps
 
@@ -118,8 +119,14 @@ def _line(check: LessonCheck) -> str:
         return f"{text} ({check.reason})"
     bad = sum(not p.passed for p in check.prompts)
     detail = f"{n - bad}/{n} prompts" if bad else plural(n, "prompt")
+    skipped = sum(p.verdict == "skipped" for p in check.prompts)
+    if skipped:
+        detail += f", {skipped} skipped (their `requires:`)"
     if check.variants > 1:
         detail += f" in {check.variants} variants"
+    if check.skipped_variants:
+        detail += f"; {plural(len(check.skipped_variants), 'variant')} skipped: " + \
+            "; ".join(check.skipped_variants)
     return f"{text} ({detail}, {check.seconds:.2f} s)"
 
 
@@ -131,9 +138,12 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
     for check in bad:
         if check.status == "error" and check.reason:
             print(f"\n{check.file}:{check.line}: {check.lesson}: {check.reason}", file=out)
-        for p in check.prompts:
-            if p.passed:
-                continue
+        for p, variants in _distinct_failures(check):
+            message = p.message
+            if len(variants) > 1:  # the same failure in several variants: printed once
+                values = "every variant" if len(variants) == check.variants else \
+                    f"{len(variants)} variants"
+                message = f"in {values} ({'; '.join(variants)}): {_bare(p)}"
             print(
                 f"\n{p.file}:{p.line}: {p.lesson} step {p.step + 1} prompt {p.prompt + 1}: "
                 f"{p.ask}",
@@ -142,7 +152,25 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
             print(f"  answer: {p.answer if p.answer is not None else '(none)'}", file=out)
             if p.expected is not None:
                 print(f"  live:   {p.expected}", file=out)
-            print(f"  {p.message}", file=out)
+            print(f"  {message}", file=out)
+
+
+def _bare(p: PromptCheck) -> str:
+    """A failure's message without the variant it names (`with x = 2: ...`)."""
+    prefix = f"with {describe(p.variant)}: " if p.variant else ""
+    return p.message[len(prefix):] if prefix and p.message.startswith(prefix) else p.message
+
+
+def _distinct_failures(check: LessonCheck) -> list[tuple[PromptCheck, list[str]]]:
+    """The failing prompts, one per distinct failure (same prompt, answer, live value and
+    message in several variants: once), each with the variants it failed in."""
+    groups: dict[tuple[object, ...], tuple[PromptCheck, list[str]]] = {}
+    for p in check.prompts:
+        if p.passed:
+            continue
+        key = (p.step, p.prompt, p.answer, p.expected, _bare(p))
+        groups.setdefault(key, (p, []))[1].append(describe(p.variant) if p.variant else "")
+    return list(groups.values())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,6 +199,9 @@ def run(args: argparse.Namespace) -> int:
         file=progress,
     )
     print(f"kernel: {kernel.describe_mode()}; {kernel.describe_cuda()}", file=progress)
+    if info.get("numpy_error"):  # (torch built against NumPy 1, NumPy 2 installed)
+        print(f"numpy: {info['numpy_error']}: lessons that use NumPy are skipped (a torch "
+              "older than 2.3 needs numpy<2)", file=progress)
     if any(lesson.requires.cuda for lesson in catalog.lessons):
         kernel.prepare_cuda()  # CUDA starts in its worker while the other lessons run
     print_problems(catalog.errors, file=progress)
@@ -240,6 +271,8 @@ def run(args: argparse.Namespace) -> int:
             "ok": ok,
             "torch": info.get("torch_full"),
             "python": info.get("python"),
+            "numpy": info.get("numpy"),
+            "numpy_error": info.get("numpy_error"),
             "kernel": {"mode": kernel.mode, "reason": kernel.mode_reason},
             "cuda": bool(info.get("cuda")),
             "seconds": round(elapsed, 3),

@@ -42,6 +42,7 @@ from tutor.flow import GUESS_MARK, Answer, LessonFlow, choice_labels, entry_text
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
+from tutor.lesson.requires import numpy_note
 from tutor.markup import plain_inline, plain_text, plural
 from tutor.pictures import KINDS, parse_show, render
 from tutor.progress import ProgressStore
@@ -476,7 +477,7 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
     kernel.start()
     try:
         info = kernel.wait_ready()
-        player.torch = info.get("torch")
+        player.torch = info.get("torch", "") + numpy_note(info)
         why = unmet_requirement(lesson, info)
         if why:
             player.say(f"{lesson.id} is skipped here: it {why}.")
@@ -558,7 +559,7 @@ def review(args: argparse.Namespace) -> int:
                     show(out, f"\n{where}: {lesson.id} is skipped here: it {why}.")
                     continue
                 player = Player(lesson, out, records, flow=flow, store=saving, heading=where)
-                player.torch = info.get("torch")
+                player.torch = info.get("torch", "") + numpy_note(info)
                 player.pushed_back = ahead
                 player.say()
                 with LessonRun(kernel, player.lesson, timeout=args.timeout) as lesson_run:

@@ -41,7 +41,30 @@ def versions() -> dict[str, Any]:
         "torch": torch.__version__.split("+")[0],
         "torch_full": torch.__version__,
         "python": ".".join(map(str, sys.version_info[:3])),
+        **numpy_bridge(),
     }
+
+
+def numpy_bridge() -> dict[str, Any]:
+    """Whether NumPy works with this torch: {"numpy": version} and, where it does not,
+    "numpy_error" (a torch built against NumPy 1 with NumPy 2 installed fails
+    `torch.from_numpy` with "Numpy is not available", or reads an array as a plain
+    sequence: a float64 array becomes a float32 tensor), or {"numpy_missing": True}."""
+    try:
+        import numpy
+    except ImportError:
+        return {"numpy_missing": True}
+    out: dict[str, Any] = {"numpy": str(getattr(numpy, "__version__", "?"))}
+    try:
+        array = numpy.zeros(2, dtype=numpy.float64)
+        torch.from_numpy(array)
+        dtype = torch.tensor(array).dtype
+        if dtype != torch.float64:
+            raise RuntimeError(f"torch.tensor() of a float64 array gives {dtype}")
+    except Exception as exc:  # noqa: BLE001 - any failure means the bridge is off
+        out["numpy_error"] = (f"NumPy {out['numpy']} with torch {torch.__version__}: "
+                              f"{type(exc).__name__}: {exc}"[:500])
+    return out
 
 
 def probe_cuda() -> dict[str, Any]:

@@ -110,6 +110,36 @@ PROMPT_RULES = (
 )
 
 
+def _check_requires(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    for key, val in node.value:
+        spec = value.get(key.value) if key.value in ("torch", "python") else None
+        if not isinstance(spec, str):
+            continue
+        try:
+            SpecifierSet(spec)
+        except InvalidSpecifier:
+            v.error(val, join_path(path, key.value),
+                    f"{spec!r} is not a version specifier: write e.g. '>=2.1' or '>=2.1,<3' "
+                    "(PEP 440: an operator, then a version of numbers and dots)")
+
+
+REQUIRES = Obj(
+    name="requires",
+    doc="What the lesson (or, on a prompt, the question) needs; a lesson or question "
+    "whose needs the learner's kernel does not meet is skipped with the reason.",
+    fields={
+        "torch": Field(Str(max_len=100), doc="A version specifier, e.g. '>=2.1' or '>=2.1,<3'."),
+        "python": Field(Str(max_len=100), doc="A version specifier for Python."),
+        "cuda": Field(Bool(), doc="True if the lesson needs a CUDA device."),
+        "numpy": Field(Bool(), doc="True if it needs NumPy working with torch "
+                       "(`torch.from_numpy`, `.numpy()`); a lesson whose code says `numpy` "
+                       "needs it without saying so."),
+    },
+    checks=(_check_requires,),
+)
+
 TOLERANCE = Obj(
     name="tolerance",
     doc="Numeric tolerance replacing the default digits rule: "
@@ -169,8 +199,16 @@ PROMPT = Obj(
         "show": Field(
             Str(max_len=200), doc="A picture to offer after the verdict, e.g. `graph z`."
         ),
+        "requires": Field(
+            REQUIRES,
+            doc="What this question needs (torch and Python versions, a CUDA device, "
+            "NumPy), as the lesson's `requires:`: where unmet, the question is skipped with "
+            "the reason, and `tutor check` does not check it.",
+        ),
         "match": Field(
-            Str(max_len=2000, format="regex"),
+            # (no `format: regex`: that means ECMA-262, and validators that check formats
+            # reject Python-only syntax such as `(?i)`; `tutor lint` compiles it instead)
+            Str(max_len=2000),
             doc="For `exception` prompts: a Python regular expression that must be found in "
             "the exception's message (`re.search`). `tutor check` fails when the code raises "
             "the right type with another message; the learner sees the message after the "
@@ -196,37 +234,12 @@ STEP = Obj(
     },
 )
 
-def _check_requires(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-    for key, val in node.value:
-        spec = value.get(key.value) if key.value in ("torch", "python") else None
-        if not isinstance(spec, str):
-            continue
-        try:
-            SpecifierSet(spec)
-        except InvalidSpecifier:
-            v.error(val, join_path(path, key.value),
-                    f"{spec!r} is not a version specifier: write e.g. '>=2.1' or '>=2.1,<3' "
-                    "(PEP 440: an operator, then a version of numbers and dots)")
-
-
-REQUIRES = Obj(
-    name="requires",
-    doc="What the lesson needs; a lesson whose needs are unmet is skipped with the reason.",
-    fields={
-        "torch": Field(Str(max_len=100), doc="A version specifier, e.g. '>=2.1' or '>=2.1,<3'."),
-        "python": Field(Str(max_len=100), doc="A version specifier for Python."),
-        "cuda": Field(Bool(), doc="True if the lesson needs a CUDA device."),
-    },
-    checks=(_check_requires,),
-)
-
 VARY_VALUE = Scalar(max_len=MAX_VALUE_LEN)
 VARY = AnyOf(
     options=(
         MapOf(value=ListOf(item=VARY_VALUE, min_items=1, max_items=MAX_VARIANTS)),
-        ListOf(item=MapOf(value=VARY_VALUE), min_items=1, max_items=MAX_VARIANTS),
+        ListOf(item=MapOf(value=AnyOf(options=(VARY_VALUE, REQUIRES))), min_items=1,
+               max_items=MAX_VARIANTS),
     ),
     doc="`vary:` is a mapping from names to lists of values ({x: [2.0, 3.0]}: every "
     "combination), or a list of rows ([{x: 2.0, n: 3}, ...])",
@@ -256,7 +269,8 @@ LESSON = Obj(
             VARY,
             doc="Values drawn per run, written `{{name}}` (or computed: `{{3 / x}}`) in the "
             "intro, code and prompt texts: a mapping from names to lists of values (every "
-            f"combination is a variant) or a list of rows; at most {MAX_VARIANTS} variants. "
+            f"combination is a variant) or a list of rows (a row may say what it needs: "
+            f"`requires:`, as the lesson's); at most {MAX_VARIANTS} variants. "
             "Values are numbers, True/False or names. `tutor check` runs every variant.",
         ),
         "requires": Field(REQUIRES),

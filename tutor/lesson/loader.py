@@ -35,7 +35,7 @@ from tutor.lesson.model import (
 )
 from tutor.lesson.spec import Obj
 from tutor.lesson.validate import Problem, Validation, validate
-from tutor.lesson.vary import expand, instantiate
+from tutor.lesson.vary import expand, instantiate, row_requires
 from tutor.safetext import sanitize
 
 MAX_FILE_BYTES = 512 * 1024
@@ -374,7 +374,13 @@ def _build_prompt(data: dict[str, Any], v: Validation, path: str, index: int) ->
         wrong=tuple(data.get("wrong") or ()),
         show=data.get("show"),
         match=data.get("match"),
+        requires=_requires(data["requires"]) if data.get("requires") else None,
     )
+
+
+def _requires(req: dict[str, Any]) -> Requires:
+    return Requires(req.get("torch"), req.get("python"), bool(req.get("cuda")),
+                    bool(req.get("numpy")))
 
 
 def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
@@ -404,13 +410,15 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
         steps=tuple(steps),
         level=data.get("level") or 1,
         intro=shown(data.get("intro") or ""),
-        requires=Requires(req.get("torch"), req.get("python"), bool(req.get("cuda"))),
+        requires=_requires(req),
         tags=tuple(shown(t) for t in data.get("tags") or ()),
         timeout=data.get("timeout") or DEFAULT_TIMEOUT,
         seed=data.get("seed") or 0,
         order=data.get("order"),
         setup=setup,
         variants=variants,
+        variant_requires=tuple((v, _requires(dict(r))) for v, r in row_requires(data["vary"]))
+        if data.get("vary") else (),
     )
     # a lesson with variants is the first one filled in (the others: tutor.lesson.vary)
     return instantiate(lesson, variants[0]) if variants else lesson

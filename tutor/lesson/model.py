@@ -19,6 +19,14 @@ class Pos:
 
 
 @dataclass(frozen=True)
+class Requires:
+    torch: str | None = None
+    python: str | None = None
+    cuda: bool = False
+    numpy: bool = False  # a working torch-NumPy bridge
+
+
+@dataclass(frozen=True)
 class Prompt:
     index: int  # 0-based within its step
     ask: str
@@ -35,6 +43,7 @@ class Prompt:
     wrong: tuple[str, ...] = ()
     show: str | None = None
     match: str | None = None  # exception prompts: a regular expression the message must match
+    requires: Requires | None = None  # what this question needs (skipped where unmet)
 
     @property
     def spec(self) -> JudgeSpec:
@@ -75,13 +84,6 @@ class Setup:
 
 
 @dataclass(frozen=True)
-class Requires:
-    torch: str | None = None
-    python: str | None = None
-    cuda: bool = False
-
-
-@dataclass(frozen=True)
 class Lesson:
     id: str
     title: str
@@ -100,6 +102,8 @@ class Lesson:
     # lesson with variants is loaded filled in with the first, and keeps its template
     variants: tuple[Variant, ...] = ()
     variant: Variant = ()
+    # rows of `vary:` that say what they need: (the variant, its requirements)
+    variant_requires: tuple[tuple[Variant, Requires], ...] = ()
     template: Lesson | None = field(default=None, compare=False, repr=False)
 
     @property

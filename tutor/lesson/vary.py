@@ -125,6 +125,7 @@ def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]
         if len(spec) > MAX_VARIANTS:
             raise VaryError(f"{len(spec)} rows: at most {MAX_VARIANTS}, since `tutor check` "
                             "runs each")
+        spec = [{k: v for k, v in row.items() if k != ROW_REQUIRES} for row in spec]
         names = list(spec[0])
         for name in names:
             check_name(name)
@@ -143,6 +144,23 @@ def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]
             raise VaryError(f"the variant {describe(variant)} is declared twice")
         out.append(variant)
     return tuple(out)
+
+
+ROW_REQUIRES = "requires"  # in a row of `vary:`: what that variant needs (not a value)
+
+
+def row_requires(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, Any]]
+                 ) -> list[tuple[Variant, Mapping[str, Any]]]:
+    """The rows of a `vary:` list that say what they need: (the variant, its `requires:`)."""
+    if isinstance(spec, Mapping):
+        return []
+    out = []
+    for row in spec:
+        req = row.get(ROW_REQUIRES)
+        if isinstance(req, Mapping):
+            values = {k: v for k, v in row.items() if k != ROW_REQUIRES}
+            out.append((tuple((n, str(v).strip()) for n, v in values.items()), req))
+    return out
 
 
 def describe(variant: Variant) -> str:

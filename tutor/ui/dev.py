@@ -4,10 +4,12 @@ A live preview for authors.  The file's modification time (and size) is polled
 twice a second, with its pack's `pack.yaml` (whose `setup:` the lesson runs); once
 a change has held for one poll (editors save in several writes), the file is
 re-read with the loader and the lesson screen is replaced by a fresh one at the
-same question (the steps before it re-run in a new session), even when a load
-error came in between.  A file that does not load shows its `file:line:col:
-key.path: message` problems in place of the lesson, and the preview comes back as
-soon as the file loads again: an author's typo never crashes the app.  What
+same question (the steps before it re-run in a new session; a question already
+answered is not asked again: the preview goes on at the next one), even when a load
+error came in between.  A line above the preview says what the last reload did.
+A file that does not load shows its `file:line:col: key.path: message` problems in
+place of the lesson, and the preview comes back as soon as the file loads again: an
+author's typo never crashes the app.  What
 `tutor lint` finds in a file that loads (warnings, and errors such as an answer the
 judge cannot read) is listed above the lesson.  Progress goes to a throwaway
 store, never the learner's.
@@ -16,6 +18,7 @@ store, never the learner's.
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -74,11 +77,15 @@ class LintPanel(Static):
 class PreviewScreen(LessonScreen):
     """The lesson screen with the file's lint problems listed above it."""
 
-    def __init__(self, *args: object, problems: list[Problem], **kwargs: object):
+    def __init__(self, *args: object, problems: list[Problem], notice: str = "",
+                 **kwargs: object):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.problems = problems
+        self.notice = notice  # what the last reload did (empty before the first)
 
     def compose(self) -> ComposeResult:
+        if self.notice:
+            yield Static(self.notice, id="reload-notice", classes="label", markup=False)
         if self.problems:
             yield LintPanel(lint_text(self.problems), id="lint-problems", markup=False)
         yield from super().compose()
@@ -120,6 +127,7 @@ class DevApp(TutorApp):
         self.pending: object = None  # a change not yet stable for one poll
         self.place: Position = (0, 0)  # where the author was, kept across reloads
         self.lint: list[Problem] = []
+        self.notice = ""  # shown above the preview: what the last reload did
         self.lesson, self.problems = self._load()
         self.pack = Pack(self.path.parent, f"tutor dev: {self.path.name}", source="path")
         catalog = Catalog(packs={self.pack.directory: self.pack})
@@ -166,7 +174,7 @@ class DevApp(TutorApp):
         else:
             self._set_catalog()
             screen = PreviewScreen(self.lesson, self.kernel, self._resume(self.lesson),
-                                   problems=self.lint)
+                                   problems=self.lint, notice=self.notice)
         if isinstance(self.screen, (LessonScreen, LoadErrorScreen)):
             self.switch_screen(screen)
         else:
@@ -186,9 +194,19 @@ class DevApp(TutorApp):
             return
         self.stamp, self.pending = stamp, None
         if isinstance(self.screen, LessonScreen):  # (a load error keeps the last place)
-            self.place = self.screen.flow.position
+            flow = self.screen.flow
+            self.place = flow.position
+            if flow.prompt is not None and flow.state.answered and \
+                    flow.index + 1 < len(flow.stops):
+                self.place = flow.stops[flow.index + 1]  # answered: not asked again
         self.lesson, self.problems = self._load()
         self.reloads += 1
+        if self.lesson is not None:
+            step, prompt = self._resume(self.lesson)
+            ran = "step 1" if step == 0 else f"steps 1-{step + 1}"
+            self.notice = (f"reloaded {self.path.name} at {time.strftime('%H:%M:%S')} "
+                           f"(reload {self.reloads}): {ran} ran again in a fresh session; "
+                           f"on at step {step + 1}, question {prompt + 1}")
         self.show_preview()
         if self.lesson is not None:
             self.notify(f"reloaded {self.path.name}", timeout=2, markup=False)

@@ -25,8 +25,11 @@ class KernelStatus(Static):
         label = LABELS.get(state, f"kernel: {state}")
         kernel = getattr(self.app, "kernel", None)
         if kernel is not None and state in ("ready", "busy"):
+            from tutor.lesson.requires import numpy_note  # (packaging: once a kernel is up)
+
             version = kernel.info.get("torch")  # the torch the lessons run on
             label += f" · torch {version}" if version else ""
+            label += numpy_note(kernel.info)  # torch built for NumPy 1 with NumPy 2
             label += f" · {kernel.mode}"  # fork or spawn; the tooltip says why
             self.tooltip = f"{kernel.describe_mode()}\n{kernel.describe_cuda()}"
         self.update(label)
