@@ -256,3 +256,44 @@ async def test_a_lesson_the_kernel_cannot_run_is_marked_and_not_counted(kernel, 
         await pilot.pause()
         head = str(screen.query_one("#detail-head", Static).render())
         assert "Cannot run here: this lesson needs a CUDA device" in head
+
+
+async def test_the_course_total_is_shown_once_and_does_not_change(tutor_home) -> None:
+    """The course line counts the lessons this kernel can run. Before the kernel has
+    said what it has, it shows no total (it used to show every lesson, 123, and then
+    drop to 116 when the kernel came up without a GPU)."""
+    from tutor.ui.app import TutorApp
+
+    class Starting:  # a kernel that becomes ready when the test says so
+        status, channel, failure, mode = "starting", None, None, "fork"
+        info: dict[str, object] = {}
+
+        def wait_ready(self) -> dict[str, object]:
+            return self.info
+
+        def shutdown(self) -> None: ...
+
+        def describe_mode(self) -> str:
+            return "fork mode"
+
+        def describe_cuda(self) -> str:
+            return "no CUDA device"
+
+    kernel = Starting()
+    app = TutorApp(catalog=ui_catalog("lessons", "gpu"), kernel=kernel,  # type: ignore[arg-type]
+                   store=ProgressStore(tutor_home))
+    lines: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        line = app.screen.query_one("#course-line", Static)
+        await pilot.pause(0.5)
+        lines.append(" ".join(str(line.render()).split()))
+        kernel.info = {"torch": "2.13.0", "python": "3.11.0", "cuda": False}
+        kernel.status = "ready"
+        await wait_for(pilot, lambda: app.judged_for is not None, what="requirements checked")
+        await pilot.pause(0.3)
+        lines.append(" ".join(str(line.render()).split()))
+    before, after = lines
+    assert " of " not in before and "Course: 0 lessons done" in before
+    assert "the total comes when the kernel is ready" in before
+    assert after.startswith("Course: 0 of 3 lessons done · 1 lesson this kernel cannot run")

@@ -63,6 +63,9 @@ class TutorApp(App[int]):
         # of the course path and its count once the kernel has said what it has
         self.cannot_run: dict[str, str] = {}
         self.judged_for: object = None  # the kernel description `cannot_run` was made for
+        # the kernel has said what it has: until then the course has no total to show (one
+        # counted before would change under the learner's eyes when lessons drop out)
+        self.runnable_known = False
 
     def on_mount(self) -> None:
         theme = settings.load(self.store.directory).get("theme")
@@ -123,7 +126,9 @@ class TutorApp(App[int]):
             return
         self.judged_for = key
         cannot = cannot_run(self.catalog, info)
-        if cannot != self.cannot_run:
+        first = not self.runnable_known
+        self.runnable_known = True
+        if cannot != self.cannot_run or first:  # (first: the course line gets its total)
             self.cannot_run = cannot
             self.refresh_catalogs()
 
