@@ -46,6 +46,8 @@ from tutor.ui.widgets.picture import PicturePane
 from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
 
+PICTURE_BELOW = "▼ picture below (PgDn)"
+
 
 class LessonScreen(TutorScreen[None]):
     AUTO_FOCUS = None  # the question's entry takes the focus itself, once it is there
@@ -264,7 +266,8 @@ class LessonScreen(TutorScreen[None]):
         if flow.step_answered:
             parts.append("ctrl+o: REPL")
         if flow.step_answered and self.picture_spec is not None:
-            parts.append("p: picture")
+            parts.append("p: hide the picture" if self.query_one(PicturePane).display
+                         else "p: picture")
         return "   ".join(parts)
 
     def keep_in_view(self, tries: int = 3, then_say_where_the_picture_is: bool = False) -> None:
@@ -419,20 +422,23 @@ class LessonScreen(TutorScreen[None]):
         pane = self.query_one(PicturePane)
         if pane.display:
             pane.hide()
+            self.verdict.set_keys(self.keys_text())
         elif spec is None:
             self.notify("No picture fits this question; in the REPL try :graph EXPR, "
                         ":storage or :tree EXPR.", timeout=4)
         else:
             pane.show(spec)
+            self.verdict.set_keys(self.keys_text())
 
     def on_picture_pane_drawn(self, event: PicturePane.Drawn) -> None:
         self.call_after_refresh(self.keep_in_view, 3, True)
 
     def say_where_the_picture_is(self) -> None:
+        """A picture left below the screen is pointed at on the verdict's keys line, in
+        the lesson's own text (a notification would cover the picture it points to)."""
         pane, body = self.query_one(PicturePane), self.query_one("#lesson-body", VerticalScroll)
-        if pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2:
-            self.notify("The picture is below the explanation: scroll down (PgDn).",
-                        timeout=4)
+        below = pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2
+        self.verdict.set_keys(self.keys_text() + (f"   {PICTURE_BELOW}" if below else ""))
 
     def remember_position(self, finished: bool = False) -> None:
         if not self.flow.whole:
