@@ -31,6 +31,7 @@ from tutor.ui.screens.catalog import CatalogScreen
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from textual.theme import Theme
 
+    from tutor.flow import Tally
     from tutor.lesson import Catalog, Lesson
     from tutor.redo import Question
 
@@ -59,6 +60,7 @@ class TutorApp(App[int]):
         self.writes = InOrder()  # progress writes land in the order they were made
         self.mode_told = False  # the learner was told once how lessons run, if unusual
         self.review: list[Question] = []  # the questions of the review under way
+        self.review_results: dict[int, Tally] = {}  # how each question asked went, by index
         # lessons this kernel cannot run (no CUDA device, an older torch), and why: kept out
         # of the course path and its count once the kernel has said what it has
         self.cannot_run: dict[str, str] = {}
@@ -246,6 +248,7 @@ class TutorApp(App[int]):
         from tutor.redo import queue
 
         self.review = queue(self.store)
+        self.review_results = {}
         if not self.review:
             self.notify("Nothing to review: no question is due, and every question you "
                         "answered wrong or revealed has been answered right since.",

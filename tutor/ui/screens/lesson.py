@@ -36,7 +36,7 @@ from tutor.lesson.model import Lesson
 from tutor.pictures import ShowSpec
 from tutor.ui.messages import OpenLesson, StepRan
 from tutor.ui.screens.base import TutorScreen
-from tutor.ui.screens.done import LessonDone
+from tutor.ui.screens.done import LessonDone, ReviewDone
 from tutor.ui.text import plain
 from tutor.ui.widgets.answer import AnswerBox, QuestionPane
 from tutor.ui.widgets.code_pane import CodePane, Fold, numbered
@@ -47,6 +47,12 @@ from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
 
 PICTURE_BELOW = "▼ picture below (PgDn)"
+
+
+def lesson_question_number(lesson: Lesson, position: Position) -> int:
+    """1-based number of the question at `position` among all of `lesson`'s questions."""
+    step, prompt = position
+    return sum(len(s.prompts) for s in lesson.steps[:step]) + prompt + 1
 
 
 class LessonScreen(TutorScreen[None]):
@@ -188,15 +194,23 @@ class LessonScreen(TutorScreen[None]):
         self.refresh_bindings()
 
     # ------------------------------------------------------------------ showing
-    def show_title(self) -> None:
+    def question_number(self) -> int:
+        """The current question's number in its lesson (as the lesson's own sittings
+        number it: a review asks question 3 as Q3, not as its first question), or 0."""
         flow = self.flow
+        if flow.prompt is None or not flow.question_number:
+            return 0
+        return lesson_question_number(self.lesson, flow.position)
+
+    def show_title(self) -> None:
         text = title(self.lesson.title)
         if self.review is not None:
             text = Content.styled(f"Review {self.review[0] + 1} of {self.review[1]} · ",
                                   "$text-accent") + text
-        if flow.total_prompts and flow.question_number:
-            text += Content.styled(f"  ·  question {flow.question_number} of "
-                                   f"{flow.total_prompts}", "$text-muted")
+        number = self.question_number()
+        if number:
+            text += Content.styled(f"  ·  question {number} of {len(self.lesson.prompts)}",
+                                   "$text-muted")
         self.query_one("#lesson-title", Static).update(text)
 
     def show_step(self) -> None:
@@ -223,7 +237,7 @@ class LessonScreen(TutorScreen[None]):
             self.mode = "judged" if flow.outcome is not None else "running"
             self.call_after_refresh(self.keep_in_view)
             return
-        question.ask(prompt, flow.question_number, text, focus=True)
+        question.ask(prompt, self.question_number(), text, focus=True)
         flow.state  # noqa: B018 - starts the question's clock
         if flow.outcome is not None:
             self.mode = "asking"
@@ -387,21 +401,22 @@ class LessonScreen(TutorScreen[None]):
             return
         self.remember_position(finished=True)
         app = self.app
-        if self.review is not None:
+        if self.review is not None:  # straight on to the next question; a summary at the end
             index, count = self.review
-            self.app.push_screen(LessonDone(self.lesson.title, flow.tally(), None,
-                                            review=(index, count)), self.done_choice)
+            app.review_results[index] = flow.tally()
+            if not app.ask_question(index + 1):
+                app.push_screen(ReviewDone(app.review_results, count), self.review_choice)
             return
         nxt = app.next_lesson(self.lesson.id)
         self.app.push_screen(LessonDone(self.lesson.title, flow.tally(),
                                         nxt.title if nxt else None,
                                         app.course_text(finished=self.lesson.id)), self.done_choice)
 
+    def review_choice(self, choice: str | None) -> None:
+        if choice == "back":
+            self.app.pop_screen()  # back to where the review started
+
     def done_choice(self, choice: str | None) -> None:
-        if self.review is not None and choice == "next":
-            if not self.app.ask_question(self.review[0] + 1):
-                self.app.pop_screen()  # the last one: back to where the review started
-            return
         if choice == "next":
             nxt = self.app.next_lesson(self.lesson.id)
             if nxt is not None:
