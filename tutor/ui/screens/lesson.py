@@ -213,14 +213,29 @@ class LessonScreen(TutorScreen[None]):
                                    "$text-muted")
         self.query_one("#lesson-title", Static).update(text)
 
-    def show_step(self) -> None:
+    def show_step(self, after_layout: bool = False) -> None:
+        """The current step's code, then its question.  On the way from one step to the
+        next (`after_layout`), the question is shown only once the new code is laid out:
+        the screen paints what changed before it lays out anew, so the new question
+        drew in the old verdict's place, above which the new code was scrolled away."""
         flow = self.flow
         self.query_one("#intro", Collapsible).collapsed = flow.step_index > 0
         self.query_one("#setup", Collapsible).collapsed = flow.step_index > 0
         self.code_pane.show(self.lesson.steps, flow.step_index, running=self.mode == "running")
         self.notes.display = False
         self.hide_repl()
+        if after_layout:
+            self.verdict.display = False
+            self.question.display = False
+            self.query_one(PicturePane).hide()
+            self.call_after_refresh(self.show_question_of, flow.position)
+            return
         self.show_question()
+
+    def show_question_of(self, position: Position) -> None:
+        """show_question, unless the lesson has moved on (or left) meanwhile."""
+        if self.is_attached and self.flow.position == position:
+            self.show_question()
 
     def show_question(self, text: str = "") -> None:
         """The current question (pre-filled with `text` on a retry), or for a step
@@ -391,7 +406,7 @@ class LessonScreen(TutorScreen[None]):
         if move == "step":
             self.remember_position()
             self.mode = "running"
-            self.show_step()
+            self.show_step(after_layout=True)
             if self.repl_dirty:
                 self.notify("What you changed in the REPL was discarded: the steps re-run "
                             "fresh.", timeout=4)
