@@ -85,8 +85,8 @@ class ReviewDone(TutorModal[str]):
                 if skipped > 0 else "")
         with Vertical(id="done-box"):
             yield Static(text, id="done-text")
-            yield Static(note + "What you missed comes back: the Review entry and the "
-                         "progress view show when.", id="done-next")
+            yield Static(note + "The review schedule brings questions back when they are "
+                         "due: the catalog's Review entry says how many wait.", id="done-next")
             with Horizontal(id="done-buttons"):
                 yield Button("Back (enter)", id="back", variant="primary")
                 yield Button("Stay here (esc)", id="stay")
