@@ -215,7 +215,8 @@ class CatalogScreen(TutorScreen[None]):
         best = self.scores.get(lesson.id)
         head = Content.assemble(
             title(lesson.title).stylize("bold"), "\n",
-            (f"{lesson.id} · {lesson.topic} · level {lesson.level}", "$text-muted"), "\n",
+            (f"{self.id_text(lesson.id)} · {lesson.topic} · level {lesson.level}",
+             "$text-muted"), "\n",
             f"{plural(len(lesson.steps), 'step')}, "
             f"{plural(len(lesson.prompts), 'question')} · ",
             (progress.status, f"$text-{TONES[progress.status]}"),
@@ -230,6 +231,19 @@ class CatalogScreen(TutorScreen[None]):
                                    "run.", "$text-warning")
         self.query_one("#detail-head", Static).update(head)
         self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
+
+    def id_text(self, lesson_id: str) -> str:
+        """The lesson id as the detail pane shows it: broken after its pack's `/` when
+        it is wider than the pane (a narrow terminal folded it mid-word)."""
+        width = self.query_one("#detail-head", Static).content_size.width
+        if 0 < width < len(lesson_id) and "/" in lesson_id:
+            return lesson_id.replace("/", "/\n", 1)
+        return lesson_id
+
+    def on_resize(self) -> None:
+        lesson = self.highlighted_lesson()
+        if lesson is not None:
+            self.call_after_refresh(self.show_detail, lesson)
 
     def show_entry(self, option: str) -> None:
         if option == REVIEW:
