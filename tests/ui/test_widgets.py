@@ -348,3 +348,23 @@ async def test_the_printed_lines_box_grows_with_what_is_typed() -> None:
             await pilot.press("enter", *f"line{n}")
         await pilot.pause()
         assert area.outer_size.height <= 10  # then it scrolls, as before
+
+
+async def test_a_bool_question_says_true_and_false_on_its_buttons() -> None:
+    """`What is backward_works(c)?` offered Yes / No for a True/False value (learner
+    report); a bool question's buttons say both, a shared-memory one yes or no."""
+    from textual.widgets import Button
+
+    box = AnswerBox()
+    app = Host(widget=box)
+    async with app.run_test() as pilot:
+        box.show_prompt(prompt("bool"))
+        await pilot.pause()
+        labels = [str(b.label) for b in box.query("#yes-no Button").results(Button)]
+        assert labels == ["Yes · True  (y)", "No · False  (n)"]
+        await pilot.press("y")
+        box.show_prompt(prompt("same_storage"))
+        await pilot.pause()
+        labels = [str(b.label) for b in box.query("#yes-no Button").results(Button)]
+        assert labels == ["Yes  (y)", "No  (n)"]
+        assert app.submitted == ["yes"]
