@@ -37,6 +37,13 @@ class AnswerCount:
             return said
         return f"{said}, {self.right} right ({self.right / self.answers:.0%})"
 
+    def stored(self) -> str:
+        """`3 answers` or `3 answers and 1 retry`: every stored row, said as what it is."""
+        said = f"{self.answers} answer{'' if self.answers == 1 else 's'}"
+        if self.retries:
+            said += f" and {self.retries} retr{'y' if self.retries == 1 else 'ies'}"
+        return said
+
     def parts(self) -> str:
         """`30 predictions and 1 reveal; 1 retry not counted` (what an answer count is made
         of), or "" when there is nothing to say."""
