@@ -29,7 +29,7 @@ from tutor.ui.widgets.kernel_status import KernelStatus
 TICKS = 5  # dates labelled on a day axis, at most
 
 
-def day_axis(days: list[date]) -> tuple[tuple[float, float], list[int], list[str]]:
+def day_axis(days: list[date]) -> tuple[tuple[float, float], list[float], list[str]]:
     """For a plot over `days` (oldest first, at least one): the x range, and where the
     date labels go (at most TICKS of the days, the first and the last among them).
     Days are numbered (`date.toordinal`), so gaps between days show as gaps; a single
@@ -40,7 +40,7 @@ def day_axis(days: list[date]) -> tuple[tuple[float, float], list[int], list[str
         picked = list(range(len(xs)))
     else:
         picked = sorted({round(i * (len(xs) - 1) / (TICKS - 1)) for i in range(TICKS)})
-    return (low, high), [xs[i] for i in picked], [days[i].isoformat() for i in picked]
+    return (low, high), [float(xs[i]) for i in picked], [days[i].isoformat() for i in picked]
 
 
 def summary_text(count: AnswerCount, days: int, mistakes: int, due: int,
