@@ -113,6 +113,7 @@ class LessonScreen(TutorScreen[None]):
             yield VerdictPanel(id="verdict")
             yield StepNotes(id="step-after")
             yield PicturePane(self.live_session, id="picture-pane")
+            yield Static(id="body-end")  # see anchor_body
         yield Footer()
 
     @property
@@ -253,15 +254,28 @@ class LessonScreen(TutorScreen[None]):
             self.call_after_refresh(self.keep_in_view)
             return
         question.ask(prompt, self.question_number(), text, focus=True)
+        # while asking, the question and its entry end the body: keep the view at the end
+        # as the layout changes, in the frame that lays it out (a scroll after it showed
+        # a new question's entry cut off at the bottom until the next frame)
+        self.anchor_body(True)
         flow.state  # noqa: B018 - starts the question's clock
         if flow.outcome is not None:
             self.mode = "asking"
             question.box.set_examples(flow.entry_examples())
         self.call_after_refresh(self.keep_in_view)
 
+    def anchor_body(self, anchored: bool) -> None:
+        """Keep the body scrolled to its end as it is laid out (while asking, the
+        question's entry ends it), or not.  A short body anchored would scroll above its
+        top (Textual anchors to the content's bottom): the filler after the picture pane
+        takes the rest of the view then (at least one row: shown only while anchored)."""
+        self.query_one("#body-end", Static).display = anchored
+        self.query_one("#lesson-body", VerticalScroll).anchor(anchored)
+
     def show_answer(self, answer: Answer) -> None:
         """A counted answer (or a reveal): the verdict and why, in view."""
         flow = self.flow
+        self.anchor_body(False)  # keep_in_view decides
         self.question.answered()
         self.picture_spec = flow.picture() if flow.step_answered else None
         panel = self.verdict
@@ -330,6 +344,9 @@ class LessonScreen(TutorScreen[None]):
                 if extra.display and bottom(extra) - start <= height:
                     end = bottom(extra)
             y = min(max(0, end - height), start)  # (a picture too big: it starts below)
+        elif self.question.display and body.is_anchored:
+            body.anchor()  # at its end, where the entry is, in the layout's own frame
+            return
         elif self.question.display:
             y = max(0, bottom(self.question) - height)
         elif failure.display:
