@@ -182,4 +182,11 @@ async def test_the_picture_is_pointed_at_only_when_it_is_left_below(
         pane = screen.query_one(PicturePane)
         body = screen.query_one("#lesson-body", VerticalScroll)
         assert (pane.region.y >= body.scrollable_content_region.bottom - 2) is told
-        assert any("picture is below" in m for m in said) is told, said
+        # said on the verdict's keys line, in view above the picture: a notification
+        # covered the picture it pointed to (learner report, issue 28)
+        keys = str(screen.query_one("#verdict-keys").render())
+        assert ("▼ picture below (PgDn)" in keys) is told, keys
+        assert "p: hide the picture" in keys
+        assert not any("picture" in m for m in said), said
+        verdict = screen.query_one("#verdict-keys").region
+        assert body.scrollable_content_region.y <= verdict.y < body.scrollable_content_region.bottom

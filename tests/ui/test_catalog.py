@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, OptionList, Static
-from ui_helpers import ui_catalog, wait_for
+from ui_helpers import UI_DATA, ui_catalog, wait_for
 
 from tutor.progress import Attempt, ProgressStore
 from tutor.ui.screens.catalog import CatalogScreen
@@ -13,6 +13,7 @@ from tutor.ui.screens.help import HelpScreen
 from tutor.ui.screens.lesson import LessonScreen
 
 pytestmark = pytest.mark.kernel
+UI_DATA_LESSONS = UI_DATA / "lessons"
 
 
 def option_texts(screen) -> list[str]:
@@ -256,3 +257,74 @@ async def test_a_lesson_the_kernel_cannot_run_is_marked_and_not_counted(kernel, 
         await pilot.pause()
         head = str(screen.query_one("#detail-head", Static).render())
         assert "Cannot run here: this lesson needs a CUDA device" in head
+
+
+async def test_the_course_total_is_shown_once_and_does_not_change(tutor_home) -> None:
+    """The course line counts the lessons this kernel can run. Before the kernel has
+    said what it has, it shows no total (it used to show every lesson, 123, and then
+    drop to 116 when the kernel came up without a GPU)."""
+    from tutor.ui.app import TutorApp
+
+    class Starting:  # a kernel that becomes ready when the test says so
+        status, channel, failure, mode = "starting", None, None, "fork"
+        info: dict[str, object] = {}
+
+        def wait_ready(self) -> dict[str, object]:
+            return self.info
+
+        def shutdown(self) -> None: ...
+
+        def describe_mode(self) -> str:
+            return "fork mode"
+
+        def describe_cuda(self) -> str:
+            return "no CUDA device"
+
+    kernel = Starting()
+    app = TutorApp(catalog=ui_catalog("lessons", "gpu"), kernel=kernel,  # type: ignore[arg-type]
+                   store=ProgressStore(tutor_home))
+    lines: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        line = app.screen.query_one("#course-line", Static)
+        await pilot.pause(0.5)
+        lines.append(" ".join(str(line.render()).split()))
+        kernel.info = {"torch": "2.13.0", "python": "3.11.0", "cuda": False}
+        kernel.status = "ready"
+        await wait_for(pilot, lambda: app.judged_for is not None, what="requirements checked")
+        await pilot.pause(0.3)
+        lines.append(" ".join(str(line.render()).split()))
+    before, after = lines
+    assert " of " not in before and "Course: 0 lessons done" in before
+    assert "the total comes when the kernel is ready" in before
+    assert after.startswith("Course: 0 of 3 lessons done · 1 lesson this kernel cannot run")
+
+
+async def test_a_long_lesson_id_is_not_cut_mid_word_in_a_narrow_detail_pane(
+        kernel, tutor_home, tmp_path) -> None:
+    """At 60x20 the detail pane folded `saving/weight-tying` into `saving/weight-tyin`
+    and `g`; an id wider than the pane breaks after its pack's `/` instead."""
+    from tutor.lesson import load_catalog
+    from tutor.ui.app import TutorApp
+
+    pack = tmp_path / "narrow"
+    pack.mkdir()
+    lesson_id = "narrowpackname/weight-tying"
+    text = (UI_DATA_LESSONS / "next.yaml").read_text(encoding="utf-8")
+    (pack / "long.yaml").write_text(
+        "\n".join(f"id: {lesson_id}" if line.startswith("id:") else line
+                  for line in text.splitlines()) + "\n", encoding="utf-8")
+    catalog = load_catalog([pack], with_env=False, with_bundled=False)
+    app = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        head = app.screen.query_one("#detail-head", Static)
+        await wait_for(pilot, lambda: "narrowpack" in str(head.render()), what="the detail")
+        await pilot.pause(0.2)
+        assert head.content_size.width < len(lesson_id)
+        drawn = app.screen._compositor.render_update(full=True)
+        rows = ["".join(s.text for s in strip) for strip in drawn.strips]
+        pane = [row[head.region.x:head.region.right].strip() for row in rows]
+        # the id drawn in two whole pieces, each on its own line of the pane
+        assert "narrowpackname/" in pane, pane
+        assert any(row.startswith("weight-tying ") for row in pane), pane

@@ -363,8 +363,9 @@ async def test_one_question_asked_again_after_the_steps_before_it(kernel, make_a
         await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
                        and app.screen.mode == "asking", what="the question")
         screen = app.screen
-        assert "Q1." in text_of(screen, "#ask") and "made of" in text_of(screen, "#ask")
-        assert "question 1 of 1" in text_of(screen, "#lesson-title")
+        # numbered as in the lesson: its question 4 of 4
+        assert "Q4." in text_of(screen, "#ask") and "made of" in text_of(screen, "#ask")
+        assert "question 4 of 4" in text_of(screen, "#lesson-title")
         assert "y = x * 2" in text_of(screen, "#earlier-code")
         await pilot.pause(0.5)
         await pilot.press("1")  # floats: judged against the namespace steps 1-2 made

@@ -198,3 +198,82 @@ async def test_the_list_entry_previews_items_only_once_typing(kernel, make_app) 
         await pilot.press(*"a, b")
         assert preview.display and str(preview.render()) == "2 items: a · b"
         assert screen.query_one("#text-entry", Input).value == "a, b"
+
+
+async def test_a_question_never_shows_before_its_steps_code(kernel, make_app) -> None:
+    """Every frame painted on the way to a new step's question shows that step's code
+    with it: a learner saw step 2's question (y/n live) for ~0.4 s under step 1's code
+    (learner report, issue 28). Frames are read from what the compositor drew."""
+    from ui_helpers import answer
+
+    app = make_app(kernel)
+    frames: list[str] = []
+    # short enough that the verdict before scrolls the earlier code off the top
+    async with app.run_test(size=(80, 16)) as pilot:
+        screen = await open_first_lesson(pilot)
+        original = app._display
+
+        def display(shown_screen, update) -> None:
+            original(shown_screen, update)
+            if isinstance(shown_screen, LessonScreen):
+                full = shown_screen._compositor.render_update(full=True)
+                frames.append("\n".join("".join(s.text for s in strip)
+                                        for strip in full.strips))
+
+        app._display = display
+        await answer(pilot, "12")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 1")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.mode == "asking", what="question 2")
+        await answer(pilot, "a, b, c")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 2")
+        frames.clear()
+        await pilot.press("n")  # step 2: its code, then its question, in one frame
+        await wait_for(pilot, lambda: screen.mode == "asking" and screen.flow.step_index == 1,
+                       what="step 2's question")
+        await pilot.pause(0.3)
+    asked = [f for f in frames if "Do y and z share memory?" in f]
+    assert asked, frames
+    for frame in asked:
+        assert "z = y.view(3)" in frame, frame
+        assert frame.index("z = y.view(3)") < frame.index("Do y and z share memory?"), frame
+        assert "All 3 items" not in frame, frame  # (the verdict before: a torn frame)
+
+
+async def test_a_new_question_shows_with_its_entry_in_view(kernel, make_app) -> None:
+    """At 60x20 a new question's entry was off the bottom edge for a moment (about 2 s
+    on a loaded machine) until the view scrolled: the view now stays scrolled to the end
+    while a question is asked, in the same frame as the layout. Every frame that shows
+    the question shows it where it stays, its entry in view."""
+    from ui_helpers import answer
+
+    app = make_app(kernel)
+    frames: list[str] = []
+    async with app.run_test(size=(60, 14)) as pilot:
+        screen = await open_first_lesson(pilot)
+        original = app._display
+
+        def display(shown_screen, update) -> None:
+            original(shown_screen, update)
+            if isinstance(shown_screen, LessonScreen):
+                full = shown_screen._compositor.render_update(full=True)
+                frames.append("\n".join("".join(s.text for s in strip)
+                                        for strip in full.strips))
+
+        app._display = display
+        await answer(pilot, "12")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 1")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.mode == "asking", what="question 2")
+        await answer(pilot, "a, b, c")
+        await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 2")
+        frames.clear()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.mode == "asking" and screen.flow.step_index == 1,
+                       what="step 2's question")
+        await pilot.pause(0.3)
+    asked = [f.splitlines()[1:-1] for f in frames if "Do y and z share memory?" in f]
+    assert asked, frames  # (the top bar and the footer may change; the body may not)
+    for frame in asked:
+        assert frame == asked[-1], "\n".join(frame)
+    assert any("press y or n" in line for line in asked[-1])

@@ -196,9 +196,9 @@ def test_review_and_a_guess_in_a_real_terminal(tmp_path: Path) -> None:
         time.sleep(0.5)  # number keys answer only once the question has settled (0.4 s)
         tmux.keys("1")
         tmux.wait("you said  floats  (a guess)")
-        tmux.keys("n")
-        tmux.wait("last question to review")
-        tmux.keys("c")
+        tmux.keys("n")  # the last question: how the review went (no dialog between questions)
+        tmux.wait("Review done: 1 of 1 question right")
+        tmux.keys("Enter")
         tmux.wait("Review  nothing waiting")
     finally:
         tmux.kill()
@@ -206,3 +206,32 @@ def test_review_and_a_guess_in_a_real_terminal(tmp_path: Path) -> None:
         last = store.attempts()[-1]
         assert (last.answer, last.verdict, last.confidence, last.review) == (
             "floats", "correct", "guess", True)
+
+
+def test_the_progress_view_of_one_day_in_a_real_terminal(tmp_path: Path) -> None:
+    """One day of answers at 80x24: the day axis names that day only (it ran from 1963
+    to 2090), and the answer count is the one `tutor progress` gives."""
+    from datetime import datetime, timedelta, timezone
+
+    from tutor.progress import Attempt
+
+    home = tmp_path / "home"
+    day = datetime.now(timezone.utc) - timedelta(days=1)
+    with ProgressStore(home, clock=lambda: day) as s:
+        for a in (Attempt("ui/basics", 0, 0, "6", "incorrect", run="r1"),
+                  Attempt("ui/basics", 0, 0, "12", "correct", run="r1"),  # a retry
+                  Attempt("ui/basics", 0, 1, "", "revealed", run="r1")):
+            s.record(a, total_prompts=4, position=(a.step, a.prompt + 1))
+    tmux = tutor_in_tmux(home, 80, 24)
+    try:
+        tmux.wait("Review", timeout=30)
+        tmux.keys("p")
+        tmux.wait("Right first time, per day")
+        screen = tmux.screen()
+        assert "2 answers on 1 day, 0% right" in screen, screen
+        assert day.astimezone().strftime("%Y-%m-%d") in screen, screen
+        assert not {"1963", "2090"} & set(screen.split()), screen
+        tmux.keys("Escape")
+        tmux.wait("Course:")
+    finally:
+        tmux.kill()

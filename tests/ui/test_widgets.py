@@ -323,3 +323,48 @@ async def test_every_bundled_verdict_and_explanation_fit_at_80x24() -> None:
                 if used > body.scrollable_content_region.height:
                     too_tall.append((lesson.id, step.index + 1, prompt.index + 1, used))
     assert too_tall == []
+
+
+async def test_the_printed_lines_box_grows_with_what_is_typed() -> None:
+    """Typing four printed lines, the first scrolled out of the 3-row box (learner
+    report: hooks/hook-order); the box grows with its lines, up to 8."""
+    from tutor.ui.app import TutorApp
+    from tutor.ui.widgets.answer import StdoutArea
+
+    class Styled(Host):
+        CSS_PATH = TutorApp.CSS_PATH
+
+    box = AnswerBox()
+    app = Styled(widget=box)
+    async with app.run_test(size=(80, 24)) as pilot:
+        box.show_prompt(prompt("stdout"))
+        await pilot.pause()
+        area = box.query_one(StdoutArea)
+        await pilot.press(*"pre", "enter", *"forward", "enter", *"hook_a", "enter",
+                          *"hook_b")
+        await pilot.pause()
+        assert area.scroll_offset.y == 0 and area.content_region.height >= 4
+        for n in range(10):
+            await pilot.press("enter", *f"line{n}")
+        await pilot.pause()
+        assert area.outer_size.height <= 10  # then it scrolls, as before
+
+
+async def test_a_bool_question_says_true_and_false_on_its_buttons() -> None:
+    """`What is backward_works(c)?` offered Yes / No for a True/False value (learner
+    report); a bool question's buttons say both, a shared-memory one yes or no."""
+    from textual.widgets import Button
+
+    box = AnswerBox()
+    app = Host(widget=box)
+    async with app.run_test() as pilot:
+        box.show_prompt(prompt("bool"))
+        await pilot.pause()
+        labels = [str(b.label) for b in box.query("#yes-no Button").results(Button)]
+        assert labels == ["Yes · True  (y)", "No · False  (n)"]
+        await pilot.press("y")
+        box.show_prompt(prompt("same_storage"))
+        await pilot.pause()
+        labels = [str(b.label) for b in box.query("#yes-no Button").results(Button)]
+        assert labels == ["Yes  (y)", "No  (n)"]
+        assert app.submitted == ["yes"]

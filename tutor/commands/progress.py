@@ -9,7 +9,8 @@ import sys
 from tutor.commands.common import add_path_option, catalog_for
 from tutor.course import course_lessons
 from tutor.markup import plain_inline
-from tutor.progress import Calibration, Day, ProgressStore, summarize
+from tutor.progress import Calibration, Day, ProgressStore, first_answers, summarize
+from tutor.progress.answers import count_answers
 
 MARKS = {"new": " ", "tried": "~", "done": "✓", "perfect": "★"}
 
@@ -34,10 +35,12 @@ def run(args: argparse.Namespace) -> int:
         mistakes = len(store.mistakes())
         due = store.due_count()
         problems = store.problem_summary()
-    rows = [summarize(x.id, statuses.get(x.id), attempts) for x in catalog.lessons]
+    count = count_answers(attempts)  # what "an answer" is, as the app counts it
+    answers = first_answers(attempts)  # (a retry after a verdict is not an answer)
+    rows = [summarize(x.id, statuses.get(x.id), answers) for x in catalog.lessons]
     known = {x.id for x in catalog.lessons}
     # progress for lessons no longer in the catalog is still the learner's: show it
-    rows += [summarize(lid, statuses.get(lid), attempts)
+    rows += [summarize(lid, statuses.get(lid), answers)
              for lid in sorted({a.lesson for a in attempts} | set(statuses)) if lid not in known]
     if args.json:
         print(json.dumps({"database": str(where), "last": last, "lessons": [
@@ -45,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
              "partial": r.partial, "incorrect": r.incorrect, "revealed": r.revealed,
              "hints": r.hints, "seconds": round(r.seconds, 1), "accuracy": r.accuracy}
             for r in rows],
+            "answers": count.answers, "right": count.right, "revealed": count.revealed,
+            "retries": count.retries,
             "calibration": calibration.as_dict(), "mistakes": mistakes, "due": due,
             "history": [{"day": d.day.isoformat(), "answers": d.answers, "right": d.right,
                          "reviews": d.reviews} for d in days]}, indent=2))
@@ -66,12 +71,10 @@ def run(args: argparse.Namespace) -> int:
         course = {x.id for x in course_lessons(catalog)}  # as the app counts: no samples
         counted = [r for r in rows if r.lesson in course]
         done = sum(r.status in ("done", "perfect") for r in counted)
-        total = sum(r.attempts for r in rows)
-        right = sum(r.correct for r in rows)
         print(f"\n{done} of {len(counted)} lessons of the course done "
-              f"({sum(r.status == 'perfect' for r in counted)} perfect); "
-              f"{total} answer{'' if total == 1 else 's'}, {right} right"
-              + (f" ({right / total:.0%})" if total else ""))
+              f"({sum(r.status == 'perfect' for r in counted)} perfect); {count.text()}"
+              + (f"\n(an answer is your first answer to a question in a sitting: "
+                 f"{count.parts()})" if count.parts() else ""))
         gpu = sum(x.requires.cuda for x in course_lessons(catalog))
         if gpu:  # (no kernel here to ask; the app leaves them out where it has no GPU)
             print(f"({gpu} of the course's lessons need a CUDA device: where your torch has "

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from tutor.progress import ProgressStore
+from tutor.progress.answers import count_answers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,14 +21,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"tutor reset: {store.notice}", file=sys.stderr)
             return 1
         if args.lesson:
-            count = len(store.attempts(args.lesson))
-            known = count or args.lesson in store.lessons()
+            attempts = store.attempts(args.lesson)
+            known = attempts or args.lesson in store.lessons()
             if not known:
                 print(f"tutor reset: no progress stored for {args.lesson!r}", file=sys.stderr)
                 return 1
-            what = f"the progress of {args.lesson} ({count} answers)"
+            what = f"the progress of {args.lesson} ({count_answers(attempts).stored()})"
         else:
-            what = f"ALL progress ({len(store.attempts())} answers, {len(store.lessons())} lessons)"
+            what = (f"ALL progress ({count_answers(store.attempts()).stored()}, "
+                    f"{len(store.lessons())} lessons)")
         if not args.yes:
             try:
                 reply = input(f"Forget {what} in {store.path}? [y/N] ")

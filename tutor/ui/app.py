@@ -31,6 +31,7 @@ from tutor.ui.screens.catalog import CatalogScreen
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from textual.theme import Theme
 
+    from tutor.flow import Tally
     from tutor.lesson import Catalog, Lesson
     from tutor.redo import Question
 
@@ -59,10 +60,14 @@ class TutorApp(App[int]):
         self.writes = InOrder()  # progress writes land in the order they were made
         self.mode_told = False  # the learner was told once how lessons run, if unusual
         self.review: list[Question] = []  # the questions of the review under way
+        self.review_results: dict[int, Tally] = {}  # how each question asked went, by index
         # lessons this kernel cannot run (no CUDA device, an older torch), and why: kept out
         # of the course path and its count once the kernel has said what it has
         self.cannot_run: dict[str, str] = {}
         self.judged_for: object = None  # the kernel description `cannot_run` was made for
+        # the kernel has said what it has: until then the course has no total to show (one
+        # counted before would change under the learner's eyes when lessons drop out)
+        self.runnable_known = False
 
     def on_mount(self) -> None:
         theme = settings.load(self.store.directory).get("theme")
@@ -123,7 +128,9 @@ class TutorApp(App[int]):
             return
         self.judged_for = key
         cannot = cannot_run(self.catalog, info)
-        if cannot != self.cannot_run:
+        first = not self.runnable_known
+        self.runnable_known = True
+        if cannot != self.cannot_run or first:  # (first: the course line gets its total)
             self.cannot_run = cannot
             self.refresh_catalogs()
 
@@ -241,6 +248,7 @@ class TutorApp(App[int]):
         from tutor.redo import queue
 
         self.review = queue(self.store)
+        self.review_results = {}
         if not self.review:
             self.notify("Nothing to review: no question is due, and every question you "
                         "answered wrong or revealed has been answered right since.",

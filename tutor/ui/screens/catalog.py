@@ -22,7 +22,7 @@ from textual.content import Content
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.course import course_lessons, course_progress, in_course
+from tutor.course import course_lessons, course_progress, finished, in_course
 from tutor.markup import plural
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
@@ -34,6 +34,7 @@ from tutor.ui.widgets.kernel_status import KernelStatus
 if TYPE_CHECKING:
     from tutor.lesson import LessonError
     from tutor.lesson.model import Lesson
+    from tutor.progress import LessonProgress
 
 MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
 CANNOT = "⊘"  # the mark of a lesson this kernel cannot run
@@ -142,15 +143,28 @@ class CatalogScreen(TutorScreen[None]):
             Content.assemble(("▶ ", "$text-success"), f"{verb}: ",
                              title(target.title).stylize("bold"),
                              where, ("  — press c", "$text-muted")))
-        done = course_progress(catalog, statuses, cannot)
+        self.query_one("#course-line", Static).update(Content.styled(
+            self.course_line(course, statuses), "$text-muted"))
+
+    def course_line(self, course: list[Lesson], statuses: dict[str, LessonProgress]) -> str:
+        """How far the course is done, of the lessons this kernel can run.  Until the
+        kernel has said what it has, no total: the count of done lessons only (a total
+        shown then would drop when the lessons it cannot run are left out)."""
+        app = self.app
+        assert app.catalog is not None
+        cannot = app.cannot_run
         perfect = sum(statuses[x.id].status == "perfect" for x in course
                       if x.id in statuses and x.id not in cannot)
+        perfect_text = f" ({perfect} perfect)" if perfect else ""
+        if not app.runnable_known:
+            done = sum(finished(statuses.get(x.id)) for x in course)
+            return (f"Course: {plural(done, 'lesson')} done{perfect_text} · the total "
+                    "comes when the kernel is ready (it tells which lessons it can run)")
         left_out = sum(x.id in cannot for x in course)
-        self.query_one("#course-line", Static).update(Content.styled(
-            f"Course: {done.text()}" + (f" ({perfect} perfect)" if perfect else "")
-            + (f" · {plural(left_out, 'lesson')} this kernel cannot run ({CANNOT}), not "
-               "counted" if left_out else ""),
-            "$text-muted"))
+        return (f"Course: {course_progress(app.catalog, statuses, cannot).text()}"
+                + perfect_text
+                + (f" · {plural(left_out, 'lesson')} this kernel cannot run ({CANNOT}), not "
+                   "counted" if left_out else ""))
 
     def entries(self) -> list[Option]:
         """Review (with what waits for it) and Progress, above the lessons."""
@@ -201,7 +215,8 @@ class CatalogScreen(TutorScreen[None]):
         best = self.scores.get(lesson.id)
         head = Content.assemble(
             title(lesson.title).stylize("bold"), "\n",
-            (f"{lesson.id} · {lesson.topic} · level {lesson.level}", "$text-muted"), "\n",
+            (f"{self.id_text(lesson.id)} · {lesson.topic} · level {lesson.level}",
+             "$text-muted"), "\n",
             f"{plural(len(lesson.steps), 'step')}, "
             f"{plural(len(lesson.prompts), 'question')} · ",
             (progress.status, f"$text-{TONES[progress.status]}"),
@@ -216,6 +231,19 @@ class CatalogScreen(TutorScreen[None]):
                                    "run.", "$text-warning")
         self.query_one("#detail-head", Static).update(head)
         self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
+
+    def id_text(self, lesson_id: str) -> str:
+        """The lesson id as the detail pane shows it: broken after its pack's `/` when
+        it is wider than the pane (a narrow terminal folded it mid-word)."""
+        width = self.query_one("#detail-head", Static).content_size.width
+        if 0 < width < len(lesson_id) and "/" in lesson_id:
+            return lesson_id.replace("/", "/\n", 1)
+        return lesson_id
+
+    def on_resize(self) -> None:
+        lesson = self.highlighted_lesson()
+        if lesson is not None:
+            self.call_after_refresh(self.show_detail, lesson)
 
     def show_entry(self, option: str) -> None:
         if option == REVIEW:

@@ -36,7 +36,7 @@ from tutor.lesson.model import Lesson
 from tutor.pictures import ShowSpec
 from tutor.ui.messages import OpenLesson, StepRan
 from tutor.ui.screens.base import TutorScreen
-from tutor.ui.screens.done import LessonDone
+from tutor.ui.screens.done import LessonDone, ReviewDone
 from tutor.ui.text import plain
 from tutor.ui.widgets.answer import AnswerBox, QuestionPane
 from tutor.ui.widgets.code_pane import CodePane, Fold, numbered
@@ -45,6 +45,14 @@ from tutor.ui.widgets.kernel_status import KernelStatus
 from tutor.ui.widgets.picture import PicturePane
 from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
+
+PICTURE_BELOW = "▼ picture below (PgDn)"
+
+
+def lesson_question_number(lesson: Lesson, position: Position) -> int:
+    """1-based number of the question at `position` among all of `lesson`'s questions."""
+    step, prompt = position
+    return sum(len(s.prompts) for s in lesson.steps[:step]) + prompt + 1
 
 
 class LessonScreen(TutorScreen[None]):
@@ -105,6 +113,7 @@ class LessonScreen(TutorScreen[None]):
             yield VerdictPanel(id="verdict")
             yield StepNotes(id="step-after")
             yield PicturePane(self.live_session, id="picture-pane")
+            yield Static(id="body-end")  # see anchor_body
         yield Footer()
 
     @property
@@ -186,25 +195,48 @@ class LessonScreen(TutorScreen[None]):
         self.refresh_bindings()
 
     # ------------------------------------------------------------------ showing
-    def show_title(self) -> None:
+    def question_number(self) -> int:
+        """The current question's number in its lesson (as the lesson's own sittings
+        number it: a review asks question 3 as Q3, not as its first question), or 0."""
         flow = self.flow
+        if flow.prompt is None or not flow.question_number:
+            return 0
+        return lesson_question_number(self.lesson, flow.position)
+
+    def show_title(self) -> None:
         text = title(self.lesson.title)
         if self.review is not None:
             text = Content.styled(f"Review {self.review[0] + 1} of {self.review[1]} · ",
                                   "$text-accent") + text
-        if flow.total_prompts and flow.question_number:
-            text += Content.styled(f"  ·  question {flow.question_number} of "
-                                   f"{flow.total_prompts}", "$text-muted")
+        number = self.question_number()
+        if number:
+            text += Content.styled(f"  ·  question {number} of {len(self.lesson.prompts)}",
+                                   "$text-muted")
         self.query_one("#lesson-title", Static).update(text)
 
-    def show_step(self) -> None:
+    def show_step(self, after_layout: bool = False) -> None:
+        """The current step's code, then its question.  On the way from one step to the
+        next (`after_layout`), the question is shown only once the new code is laid out:
+        the screen paints what changed before it lays out anew, so the new question
+        drew in the old verdict's place, above which the new code was scrolled away."""
         flow = self.flow
         self.query_one("#intro", Collapsible).collapsed = flow.step_index > 0
         self.query_one("#setup", Collapsible).collapsed = flow.step_index > 0
         self.code_pane.show(self.lesson.steps, flow.step_index, running=self.mode == "running")
         self.notes.display = False
         self.hide_repl()
+        if after_layout:
+            self.verdict.display = False
+            self.question.display = False
+            self.query_one(PicturePane).hide()
+            self.call_after_refresh(self.show_question_of, flow.position)
+            return
         self.show_question()
+
+    def show_question_of(self, position: Position) -> None:
+        """show_question, unless the lesson has moved on (or left) meanwhile."""
+        if self.is_attached and self.flow.position == position:
+            self.show_question()
 
     def show_question(self, text: str = "") -> None:
         """The current question (pre-filled with `text` on a retry), or for a step
@@ -221,16 +253,29 @@ class LessonScreen(TutorScreen[None]):
             self.mode = "judged" if flow.outcome is not None else "running"
             self.call_after_refresh(self.keep_in_view)
             return
-        question.ask(prompt, flow.question_number, text, focus=True)
+        question.ask(prompt, self.question_number(), text, focus=True)
+        # while asking, the question and its entry end the body: keep the view at the end
+        # as the layout changes, in the frame that lays it out (a scroll after it showed
+        # a new question's entry cut off at the bottom until the next frame)
+        self.anchor_body(True)
         flow.state  # noqa: B018 - starts the question's clock
         if flow.outcome is not None:
             self.mode = "asking"
             question.box.set_examples(flow.entry_examples())
         self.call_after_refresh(self.keep_in_view)
 
+    def anchor_body(self, anchored: bool) -> None:
+        """Keep the body scrolled to its end as it is laid out (while asking, the
+        question's entry ends it), or not.  A short body anchored would scroll above its
+        top (Textual anchors to the content's bottom): the filler after the picture pane
+        takes the rest of the view then (at least one row: shown only while anchored)."""
+        self.query_one("#body-end", Static).display = anchored
+        self.query_one("#lesson-body", VerticalScroll).anchor(anchored)
+
     def show_answer(self, answer: Answer) -> None:
         """A counted answer (or a reveal): the verdict and why, in view."""
         flow = self.flow
+        self.anchor_body(False)  # keep_in_view decides
         self.question.answered()
         self.picture_spec = flow.picture() if flow.step_answered else None
         panel = self.verdict
@@ -264,7 +309,8 @@ class LessonScreen(TutorScreen[None]):
         if flow.step_answered:
             parts.append("ctrl+o: REPL")
         if flow.step_answered and self.picture_spec is not None:
-            parts.append("p: picture")
+            parts.append("p: hide the picture" if self.query_one(PicturePane).display
+                         else "p: picture")
         return "   ".join(parts)
 
     def keep_in_view(self, tries: int = 3, then_say_where_the_picture_is: bool = False) -> None:
@@ -298,6 +344,9 @@ class LessonScreen(TutorScreen[None]):
                 if extra.display and bottom(extra) - start <= height:
                     end = bottom(extra)
             y = min(max(0, end - height), start)  # (a picture too big: it starts below)
+        elif self.question.display and body.is_anchored:
+            body.anchor()  # at its end, where the entry is, in the layout's own frame
+            return
         elif self.question.display:
             y = max(0, bottom(self.question) - height)
         elif failure.display:
@@ -374,7 +423,7 @@ class LessonScreen(TutorScreen[None]):
         if move == "step":
             self.remember_position()
             self.mode = "running"
-            self.show_step()
+            self.show_step(after_layout=True)
             if self.repl_dirty:
                 self.notify("What you changed in the REPL was discarded: the steps re-run "
                             "fresh.", timeout=4)
@@ -384,21 +433,22 @@ class LessonScreen(TutorScreen[None]):
             return
         self.remember_position(finished=True)
         app = self.app
-        if self.review is not None:
+        if self.review is not None:  # straight on to the next question; a summary at the end
             index, count = self.review
-            self.app.push_screen(LessonDone(self.lesson.title, flow.tally(), None,
-                                            review=(index, count)), self.done_choice)
+            app.review_results[index] = flow.tally()
+            if not app.ask_question(index + 1):
+                app.push_screen(ReviewDone(app.review_results, count), self.review_choice)
             return
         nxt = app.next_lesson(self.lesson.id)
         self.app.push_screen(LessonDone(self.lesson.title, flow.tally(),
                                         nxt.title if nxt else None,
                                         app.course_text(finished=self.lesson.id)), self.done_choice)
 
+    def review_choice(self, choice: str | None) -> None:
+        if choice == "back":
+            self.app.pop_screen()  # back to where the review started
+
     def done_choice(self, choice: str | None) -> None:
-        if self.review is not None and choice == "next":
-            if not self.app.ask_question(self.review[0] + 1):
-                self.app.pop_screen()  # the last one: back to where the review started
-            return
         if choice == "next":
             nxt = self.app.next_lesson(self.lesson.id)
             if nxt is not None:
@@ -419,20 +469,23 @@ class LessonScreen(TutorScreen[None]):
         pane = self.query_one(PicturePane)
         if pane.display:
             pane.hide()
+            self.verdict.set_keys(self.keys_text())
         elif spec is None:
             self.notify("No picture fits this question; in the REPL try :graph EXPR, "
                         ":storage or :tree EXPR.", timeout=4)
         else:
             pane.show(spec)
+            self.verdict.set_keys(self.keys_text())
 
     def on_picture_pane_drawn(self, event: PicturePane.Drawn) -> None:
         self.call_after_refresh(self.keep_in_view, 3, True)
 
     def say_where_the_picture_is(self) -> None:
+        """A picture left below the screen is pointed at on the verdict's keys line, in
+        the lesson's own text (a notification would cover the picture it points to)."""
         pane, body = self.query_one(PicturePane), self.query_one("#lesson-body", VerticalScroll)
-        if pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2:
-            self.notify("The picture is below the explanation: scroll down (PgDn).",
-                        timeout=4)
+        below = pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2
+        self.verdict.set_keys(self.keys_text() + (f"   {PICTURE_BELOW}" if below else ""))
 
     def remember_position(self, finished: bool = False) -> None:
         if not self.flow.whole:

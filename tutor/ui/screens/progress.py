@@ -3,11 +3,15 @@ drawn by `textual-plotext`), with calibration (how often "sure" and "a guess" we
 right) and what is waiting for review.  Reached from the catalog (`p`, or its Progress
 entry); the same figures in plain text: `tutor progress --history`.
 
-What counts is a run's first answer to a question (see docs/review.md); days are
-the learner's local days.
+What counts is a run's first answer to a question (`tutor.progress.answers`, the one
+definition of "an answer" that `tutor progress` uses too; see docs/review.md); days are
+the learner's local days.  The day axis is drawn from day numbers with the dates as
+tick labels (plotext's own date axis spreads one day over a century).
 """
 
 from __future__ import annotations
+
+from datetime import date
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,10 +22,34 @@ from textual_plotext import PlotextPlot
 
 from tutor.markup import plural
 from tutor.progress import Calibration, Day
+from tutor.progress.answers import AnswerCount, count_answers
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.widgets.kernel_status import KernelStatus
 
-DATE_FORM = "Y-m-d"  # plotext's spelling of %Y-%m-%d
+TICKS = 5  # dates labelled on a day axis, at most
+
+
+def day_axis(days: list[date]) -> tuple[tuple[float, float], list[float], list[str]]:
+    """For a plot over `days` (oldest first, at least one): the x range, and where the
+    date labels go (at most TICKS of the days, the first and the last among them).
+    Days are numbered (`date.toordinal`), so gaps between days show as gaps; a single
+    day sits in the middle of a three-day range."""
+    xs = [d.toordinal() for d in days]
+    low, high = xs[0] - 1, xs[-1] + 1
+    if len(xs) <= TICKS:
+        picked = list(range(len(xs)))
+    else:
+        picked = sorted({round(i * (len(xs) - 1) / (TICKS - 1)) for i in range(TICKS)})
+    return (low, high), [float(xs[i]) for i in picked], [days[i].isoformat() for i in picked]
+
+
+def summary_text(count: AnswerCount, days: int, mistakes: int, due: int,
+                 scheduled: int) -> str:
+    """The progress view's first line."""
+    return (f"{plural(count.answers, 'answer')} on {plural(days, 'day')}"
+            + (f", {count.right / count.answers:.0%} right" if count.answers else "")
+            + f" · {plural(mistakes, 'mistake')} to redo · {due} due for review now"
+            f" · {plural(scheduled, 'question')} on the review schedule")
 
 
 def calibration_text(c: Calibration) -> str:
@@ -61,20 +89,17 @@ class ProgressScreen(TutorScreen[None]):
     def refresh_progress(self) -> None:
         store = self.app.store
         days = store.history()
+        count = count_answers(store.attempts())
         calibration = store.calibration()
-        mistakes = len(store.mistakes())
-        due = store.due_count()
-        scheduled = len(store.cards())
-        answers = sum(d.answers for d in days)
-        right = sum(d.right for d in days)
-        summary = (f"{plural(answers, 'first answer')} on {plural(len(days), 'day')}"
-                   + (f", {right / answers:.0%} right" if answers else "")
-                   + f" · {plural(mistakes, 'mistake')} to redo · {due} due for review now"
-                   f" · {plural(scheduled, 'question')} on the review schedule")
+        summary = summary_text(count, len(days), len(store.mistakes()), store.due_count(),
+                               len(store.cards()))
+        what = ("An answer is your first answer to a question in a sitting"
+                + (f": here {count.parts()}" if count.parts() else "") + ".")
         self.query_one("#progress-summary", Static).update(Content.assemble(
-            (summary, "bold"), ("\nr: review now · esc: back", "$text-muted")))
+            (summary, "bold"), (f"\n{what}\nr: review now · esc: back", "$text-muted")))
         self.query_one("#progress-calibration", Static).update(Content.assemble(
-            ("How sure you were (first answers; partly right counts as wrong)\n", "bold"),
+            (f"How sure you were ({plural(count.predictions, 'prediction')}: your answers "
+             "less reveals; partly right counts as wrong)\n", "bold"),
             calibration_text(calibration)))
         self.draw(days)
 
@@ -84,24 +109,28 @@ class ProgressScreen(TutorScreen[None]):
         for widget in (accuracy, counts):
             widget.plt.clear_data()
             widget.plt.clear_figure()
-            widget.plt.date_form(DATE_FORM)
-        dates = [d.day.strftime("%Y-%m-%d") for d in days]
         plt = accuracy.plt
         plt.title("Right first time, per day (%)")
         plt.ylim(0, 100)
         if days:
+            (low, high), ticks, labels = day_axis([d.day for d in days])
+            xs = [d.day.toordinal() for d in days]
             rates = [100 * d.right / d.answers for d in days]
-            plt.plot(dates, rates, marker="dot" if len(days) > 1 else "o")
+            plt.plot(xs, rates, marker="dot" if len(days) > 1 else "o")
+            plt.xlim(low, high)
+            plt.xticks(ticks, labels)
         else:
             plt.title("Right first time, per day (%): no answers yet")
         plt = counts.plt
-        plt.title("Answers and reviews per day")
+        # the legend is the title: plotext draws its own over the first bar, and a
+        # colour's name would not match every theme's colours
+        plt.title("Answers per day (left bar), of them reviews (right bar)")
         if days:
             top = max(d.answers for d in days)
             step = max(1, -(-top // 5))  # whole numbers of answers on the axis
             plt.yticks(list(range(0, top + step, step)))
-            plt.multiple_bar(dates, [[d.answers for d in days], [d.reviews for d in days]],
-                             labels=["answers", "of them reviews"])  # type: ignore[call-arg]
+            plt.multiple_bar([d.day.isoformat() for d in days],
+                             [[d.answers for d in days], [d.reviews for d in days]])
         else:
             plt.title("Answers and reviews per day: no answers yet")
         accuracy.refresh()

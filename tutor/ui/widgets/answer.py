@@ -140,6 +140,10 @@ class AnswerBox(Vertical, can_focus=True):
         area.display = kind == "stdout"
         area.text = text
         self.query_one("#yes-no").display = kind in YES_NO
+        # a bool question may ask for a value (`What is backward_works(c)?`): say both
+        words = ("Yes · True", "No · False") if kind == "bool" else ("Yes", "No")
+        self.query_one("#yes", Button).label = f"{words[0]}  (y)"
+        self.query_one("#no", Button).label = f"{words[1]}  (n)"
         choices = self.query_one("#choices", OptionList)
         choices.display = kind == "choice"
         choices.clear_options()
