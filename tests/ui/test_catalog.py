@@ -328,3 +328,27 @@ async def test_a_long_lesson_id_is_not_cut_mid_word_in_a_narrow_detail_pane(
         # the id drawn in two whole pieces, each on its own line of the pane
         assert "narrowpackname/" in pane, pane
         assert any(row.startswith("weight-tying ") for row in pane), pane
+
+
+async def test_rows_the_store_cannot_read_are_told_once_in_the_app(kernel, tutor_home) -> None:
+    """A row edited by hand (or written by a newer tutor) is left out by the store; the
+    app says so once, as `tutor play` and `tutor progress` do, instead of staying silent."""
+    import sqlite3
+
+    from tutor.ui.app import TutorApp
+
+    with ProgressStore(tutor_home) as store:
+        store.set_position("ui/basics", (0, 0), "r1")
+    db = sqlite3.connect(tutor_home / "progress.db")
+    db.execute("UPDATE lessons SET status = 'mastered'")
+    db.commit()
+    db.close()
+    app = TutorApp(catalog=ui_catalog(), kernel=kernel, store=ProgressStore(tutor_home))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await wait_for(pilot, lambda: any("could not be read as written" in str(n.message)
+                                          for n in app._notifications), what="the note")
+        app.screen.refresh_catalog()
+        await pilot.pause()
+        told = [n for n in app._notifications if "could not be read" in str(n.message)]
+        assert len(told) == 1 and "mastered" in str(told[0].message)

@@ -68,6 +68,7 @@ class TutorApp(App[int]):
         # the kernel has said what it has: until then the course has no total to show (one
         # counted before would change under the learner's eyes when lessons drop out)
         self.runnable_known = False
+        self.told_problems: str | None = None  # the store's bad rows, once said
 
     def on_mount(self) -> None:
         theme = settings.load(self.store.directory).get("theme")
@@ -303,6 +304,7 @@ class TutorApp(App[int]):
             saved = store.record(attempt, total_prompts=total, position=position)
         if not saved:
             self.post_message(ProgressProblem(store.notice or "progress was not saved"))
+        self.tell_store_news()
 
     def save_position(self, lesson_id: str, position: tuple[int, int], run_id: str) -> None:
         """Remember where the learner is in a lesson, in order with the answers."""
@@ -316,6 +318,19 @@ class TutorApp(App[int]):
             saved = store.set_position(lesson_id, position, run_id)
         if not saved and store.saving:
             self.post_message(ProgressProblem(store.notice or "progress was not saved"))
+        self.tell_store_news()
+
+    def tell_store_news(self) -> None:
+        """Say what the store found since it was last asked (from any thread): the
+        database deleted or replaced and written again, and, once, rows it could not read
+        as written (docs/review.md)."""
+        store = self.store
+        for news in store.take_news():
+            self.post_message(ProgressProblem(news))
+        summary = store.problem_summary()
+        if summary and summary != self.told_problems:
+            self.told_problems = summary
+            self.post_message(ProgressProblem(summary))
 
     def on_progress_problem(self, event: ProgressProblem) -> None:
         self.notify(event.notice, title="Progress", severity="warning", timeout=8, markup=False)

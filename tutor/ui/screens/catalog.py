@@ -96,6 +96,7 @@ class CatalogScreen(TutorScreen[None]):
             return
         statuses = app.store.lessons()
         scores = self.scores = app.scores()  # (read once per refresh, not per highlight)
+        app.tell_store_news()  # rows the reads above could not use, said once
         listing = self.query_one("#lessons", OptionList)
         keep = listing.highlighted_option.id if listing.highlighted_option else None
         course = course_lessons(catalog)  # listed in place, runnable here or not

@@ -91,6 +91,7 @@ class ProgressScreen(TutorScreen[None]):
         days = store.history()
         count = count_answers(store.attempts())
         calibration = store.calibration()
+        self.app.tell_store_news()
         summary = summary_text(count, len(days), len(store.mistakes()), store.due_count(),
                                len(store.cards()))
         what = ("An answer is your first answer to a question in a sitting"
