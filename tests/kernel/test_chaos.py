@@ -1,6 +1,7 @@
 """Chaos: 200 lessons, good ones mixed with a random pick of every fault class, checked
 with `tutor check -j 2`.  Every good lesson passes, every bad one is reported with its
-cause, the output stays clean, nothing is left running, and it all takes < 60 s.
+cause, the output stays clean and nothing is left running.  (How long it takes is a
+figure, not an assertion: `benchmarks/chaos.py` prints it.)
 
 The pick changes on every run; a failure prints its seed: rerun it with
 TUTOR_CHAOS_SEED=<seed>.  (`-m "not chaos"` leaves it out of a quick local run; CI
@@ -25,7 +26,6 @@ from test_reliability import DEEP, write_on_channel
 pytestmark = [pytest.mark.kernel, pytest.mark.chaos]
 
 LESSONS = 200
-SECONDS = 60
 
 TEMPLATE = """\
 id: {id}
@@ -138,12 +138,12 @@ BROKEN = {
 KERNEL_KILLERS = ("stops-the-zygote", "kills-the-zygote")
 
 
-def pick(rng: random.Random) -> list[str]:
+def pick(rng: random.Random, lessons: int = LESSONS) -> list[str]:
     kinds = {**HOSTILE_GOOD, **BAD, **BROKEN}
     chosen: list[str] = []
     counts: dict[str, int] = {}
     killer = rng.choice(KERNEL_KILLERS)
-    while len(chosen) < LESSONS:
+    while len(chosen) < lessons:
         name = rng.choices(list(kinds), weights=[f.weight for f in kinds.values()])[0]
         if name in KERNEL_KILLERS and name != killer:
             continue
@@ -191,17 +191,22 @@ def leftovers(tutor_pid: int) -> list[str]:
     return found
 
 
-def test_chaos_check_j2(tmp_path: Path) -> None:
-    seed = int(os.environ.get("TUTOR_CHAOS_SEED") or random.randrange(10**6))
+def run_chaos(directory: Path, seed: int, *, jobs: int = 2, lessons: int = LESSONS,
+              mode: str | None = None) -> tuple[float, list[str]]:
+    """`tutor check -j JOBS` of a chaos course made with `seed`, every outcome checked;
+    returns the seconds it took and the kinds of lesson it held."""
     rng = random.Random(seed)
-    chosen = pick(rng)
-    ids = [write(tmp_path, n, name) for n, name in enumerate(chosen)]
-    env = {k: v for k, v in os.environ.items() if k != "TUTOR_PATH"}
+    chosen = pick(rng, lessons)
+    ids = [write(directory, n, name) for n, name in enumerate(chosen)]
+    env = {k: v for k, v in os.environ.items() if k not in ("TUTOR_PATH", "TUTOR_KERNEL")}
+    if mode:
+        env["TUTOR_KERNEL"] = mode
     started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "tutor", "check", "-j", "2", str(tmp_path)],
+    proc = subprocess.Popen([sys.executable, "-m", "tutor", "check", "-j", str(jobs),
+                             str(directory)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     try:
-        raw, _ = proc.communicate(timeout=180)
+        raw, _ = proc.communicate(timeout=1800)  # (a hang guard, not a budget)
     finally:
         proc.kill()
     elapsed = time.monotonic() - started
@@ -232,9 +237,15 @@ def test_chaos_check_j2(tmp_path: Path) -> None:
     assert summary, where
     passed, failed, errors = map(int, summary.groups())
     assert passed == good and failed + errors == len(chosen) - good, where
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # (a hang guard)
     while leftovers(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not leftovers(proc.pid), (leftovers(proc.pid), where)
+    return elapsed, chosen
+
+
+def test_chaos_check_j2(tmp_path: Path) -> None:
+    seed = int(os.environ.get("TUTOR_CHAOS_SEED") or random.randrange(10**6))
+    elapsed, chosen = run_chaos(tmp_path, seed)
+    good = sum(name in HOSTILE_GOOD for name in chosen)
     print(f"chaos seed {seed}: {len(chosen)} lessons ({good} good) in {elapsed:.1f} s")
-    assert elapsed < SECONDS, where
