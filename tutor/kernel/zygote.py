@@ -59,8 +59,8 @@ if __name__ == "__main__":  # a kernel process: a stray Ctrl-C must not kill the
 
 import torch  # noqa: E402  (after the thread pins above, on purpose)
 
+from tutor.kernel import lifeline, warm  # noqa: E402
 from tutor.kernel import limits as lim  # noqa: E402
-from tutor.kernel import warm  # noqa: E402
 from tutor.kernel.channel import Channel, ChannelClosed  # noqa: E402
 from tutor.kernel.cleanup import remove_tree  # noqa: E402
 from tutor.kernel.procs import (  # noqa: E402
@@ -438,7 +438,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     torch.set_num_threads(1)
     signal.signal(signal.SIGTERM, _exit_if_orphaned(parent))
-    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # (armed in BOOT already, before the import)
+    lifeline.stop_watching()  # a parent-polling thread, where prctl is missing: not now
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     _CUDA.update(warm.probe_cuda_in_child())  # never a torch.cuda call in this process
     cuda = bool(_CUDA["cuda"])

@@ -1,0 +1,102 @@
+"""Issue 28's kernel classes: a tutor killed while the kernel imports torch, stopped or
+killed pool workers, a fault charged to the lesson that caused it, what lesson code
+breaks in its own process named as such, and lazy imports that do not count against
+a step's timeout.  See docs/security.md (fault list) and docs/kernel.md.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_faults import ROOT, alive, wait_until
+
+import tutor
+from tutor.kernel import Kernel
+
+pytestmark = pytest.mark.kernel
+
+
+# ------------------------------------------- a tutor killed during the torch import
+
+SLOW_TORCH = """\
+import os, time
+open(os.path.join(os.environ["TUTOR_TEST_MARKS"], str(os.getpid())), "w").close()
+time.sleep(600)  # an import of torch that takes long (7-14 s on a busy machine)
+"""
+
+TUTOR_PROCESS = """\
+import sys, time
+from tutor.kernel import Kernel
+kernel = Kernel(mode=sys.argv[1])
+kernel.start()
+while True:
+    pids = [kernel.proc.pid] if kernel.proc is not None else kernel.spawner.started()
+    if pids:
+        break
+    time.sleep(0.02)
+print(*pids, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_the_kernel_leaves_with_the_tutor_while_it_imports_torch(tmp_path: Path,
+                                                                 mode: str) -> None:
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text(SLOW_TORCH)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    code = Path(tutor.__file__).resolve().parents[1]  # (the tutor under test)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(code)]),
+           "TUTOR_TEST_MARKS": str(marks)}
+    tutor_process = subprocess.Popen([sys.executable, "-c", TUTOR_PROCESS, mode],
+                                     stdout=subprocess.PIPE, cwd=ROOT, text=True, env=env)
+    pids: list[int] = []
+    try:
+        pids = [int(p) for p in tutor_process.stdout.readline().split()]  # type: ignore[union-attr]
+        assert pids
+        wait_until(lambda: all((marks / str(p)).exists() for p in pids), 120,
+                   "the kernel processes to be importing torch")
+        tutor_process.kill()  # SIGKILL: no cleanup code of the tutor runs
+        tutor_process.wait()
+        # (the fake import takes 600 s: only the exit hooks can end them before that)
+        wait_until(lambda: not any(alive(p) for p in pids), 30,
+                   "the kernel processes to leave with the tutor, mid-import")
+    finally:
+        tutor_process.kill()
+        for pid in pids:
+            if alive(pid):
+                os.kill(pid, 9)
+
+
+# ----------------------------------------- spawn mode: stopped or killed pool workers
+
+
+@pytest.mark.parametrize("sig", ["SIGSTOP", "SIGKILL"])
+def test_stopped_or_killed_pool_workers_are_replaced(sig: str) -> None:
+    """A lesson that stops (or kills) the idle and starting workers of the pool (its
+    siblings): the next lesson gets a worker that answers, not a stopped one."""
+    kernel = Kernel(mode="spawn", pool_size=2)
+    try:
+        kernel.wait_ready()
+        pool = kernel.spawner.pool("cpu")
+        wait_until(lambda: len(pool.pids()) == 2, 120, "the pool to fill")
+        with kernel.open_session() as s:  # (its replacement starts: one idle, one starting)
+            wait_until(lambda: len(kernel.spawner.pids()) == 2, 30, "the replacement to start")
+            victims = kernel.spawner.pids()
+            s.run_step(f"import os, signal\nfor pid in {victims!r}:\n"
+                       f"    os.kill(pid, signal.{sig})")
+        with kernel.open_session(timeout=120) as s:
+            reply = s.run_step("x = 6 * 7", prompts=[{"kind": "number", "expect": "x"}])
+            assert reply["observations"][0]["value"] == 42
+            assert s.pid not in victims
+        wait_until(lambda: not any(alive(p) for p in victims), 30,
+                   "the stopped workers to be killed")
+        with kernel.open_session(timeout=120) as s:  # the pool goes on serving
+            assert s.observe("1 + 1")["value"] == 2
+    finally:
+        kernel.shutdown()
