@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_faults import ROOT, alive, wait_until
+from kernel_helpers import fork_only
+from test_faults import alive, assert_no_leftovers, wait_until
 
 import tutor
-from tutor.kernel import Kernel
+from tutor.kernel import Kernel, SessionDied
 
 pytestmark = pytest.mark.kernel
 
@@ -54,7 +55,7 @@ def test_the_kernel_leaves_with_the_tutor_while_it_imports_torch(tmp_path: Path,
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(code)]),
            "TUTOR_TEST_MARKS": str(marks)}
     tutor_process = subprocess.Popen([sys.executable, "-c", TUTOR_PROCESS, mode],
-                                     stdout=subprocess.PIPE, cwd=ROOT, text=True, env=env)
+                                     stdout=subprocess.PIPE, cwd=code, text=True, env=env)
     pids: list[int] = []
     try:
         pids = [int(p) for p in tutor_process.stdout.readline().split()]  # type: ignore[union-attr]
@@ -100,3 +101,61 @@ def test_stopped_or_killed_pool_workers_are_replaced(sig: str) -> None:
             assert s.observe("1 + 1")["value"] == 2
     finally:
         kernel.shutdown()
+
+
+# ------------------------------------ a fault charged to the lesson that caused it
+
+STOP_THE_ZYGOTE = "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nx = 3"
+
+
+def test_a_lesson_that_stops_the_zygote_is_the_one_charged(own_kernel: Kernel) -> None:
+    fork_only(own_kernel, "a run's parent is the tutor itself, not a zygote")
+    old = own_kernel.info["pid"]
+    s = own_kernel.open_session()
+    with pytest.raises(SessionDied, match=r"the lesson's code stopped the kernel process "
+                       rf"\(pid {old}, with SIGSTOP or the like\), so its run was ended"):
+        s.run_step(STOP_THE_ZYGOTE)
+    s.close()
+    # the next run is innocent: it is not refused, it gets a fresh zygote
+    with own_kernel.open_session() as fresh:
+        assert fresh.observe("6 * 7")["value"] == 42
+    assert own_kernel.info["pid"] != old and not alive(old)
+    assert_no_leftovers(own_kernel)
+
+
+LESSON = """\
+id: {id}
+title: {id}
+topic: t
+timeout: 10
+steps:
+  - code: |
+{code}
+    predict:
+      - ask: What is x?
+        expect: x
+        kind: number
+        answer: "3"
+"""
+
+
+def test_check_j1_charges_the_lesson_that_stopped_the_zygote(tmp_path: Path) -> None:
+    """`tutor check -j 1`: the lesson that stops the zygote errors, naming it; the
+    healthy lessons after it pass (they used to error with "the kernel process was
+    stopped", and were not run again)."""
+    order = ["a/stops", "b/good", "c/good"]
+    for n, lesson_id in enumerate(order):
+        code = STOP_THE_ZYGOTE if lesson_id.endswith("stops") else "x = 1 + 2"
+        body = "\n".join("      " + line for line in code.splitlines())
+        (tmp_path / f"{n}.yaml").write_text(LESSON.format(id=lesson_id, code=body))
+    env = {k: v for k, v in os.environ.items() if k != "TUTOR_PATH"}
+    env["TUTOR_KERNEL"] = "fork"
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "1", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600, env=env)
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    lines = {line.split()[0]: line for line in out.splitlines() if " ...." in line}
+    assert " ERROR " in lines["a/stops"], out
+    assert "a/stops: step 1 crashed: the lesson's code stopped the kernel process" in out
+    assert " ok (1 prompt," in lines["b/good"] and " ok (1 prompt," in lines["c/good"], out
+    assert "lessons: 2 passed, 0 failed, 0 skipped, 1 errors" in out, out

@@ -30,6 +30,7 @@ STARTUP_TIMEOUT = 120.0
 INTERRUPT_GRACE = 1.0
 RESTART_LIMIT = 5
 STABLE_AFTER = 10.0  # seconds of life after which a start counts as good
+SPAWN_TRIES = 3  # zygotes asked for one run, when one goes away before the run starts
 
 
 KERNEL_DIED = "ended because the kernel died"  # (in SessionDied messages)
@@ -422,26 +423,40 @@ class Kernel:
             return self.spawner.session("cuda", seed, limits or {}, timeout)
         if self.mode == "spawn":
             return self.spawner.session("cpu", seed, limits or {}, timeout)
-        req_id = next(self._ids)
-        channel = self.channel
-        if channel is None:
-            raise KernelDead(self._failure or "the kernel is not running")
-        try:
-            self._send_control(channel, {"id": req_id, "op": "spawn", "seed": seed,
-                                         "limits": limits or {}})
-        except ChannelClosed:
-            raise KernelDead(self._failure or "the kernel is not running") from None
-        with self._changed:
-            ok = self._changed.wait_for(
-                lambda: req_id in self._replies or self.channel is not channel, timeout=30)
-            reply = self._replies.pop(req_id, None)
+        for _ in range(SPAWN_TRIES):
+            reply = self._fork_run(seed, limits or {})
+            if reply is not None:
+                break
+            # The zygote died, or was given up on (stopped, hung), before this run
+            # started: no code of this lesson ran, so it is not this lesson's fault
+            # (an earlier one's code may have stopped the zygote): a fresh zygote.
+            if self.status not in ("restarting", "new"):
+                break
+            self.wait_ready(timeout)
+        else:
+            reply = None
         if reply is None:
             raise KernelDead(self._failure or "the kernel did not answer")
         if not reply.get("ok") or reply.get("fd") is None:
             raise KernelError(reply.get("error") or "the kernel could not start a lesson run")
-        del ok
         sock = socket.socket(fileno=reply["fd"])
         return Session(self, int(reply["pid"]), Channel(sock))
+
+    def _fork_run(self, seed: int, limits: dict[str, Any]) -> dict[str, Any] | None:
+        """Ask the zygote for a run: its reply, or None when the zygote went away first."""
+        req_id = next(self._ids)
+        channel = self.channel
+        if channel is None:
+            return None
+        try:
+            self._send_control(channel, {"id": req_id, "op": "spawn", "seed": seed,
+                                         "limits": limits})
+        except ChannelClosed:
+            return None
+        with self._changed:
+            self._changed.wait_for(
+                lambda: req_id in self._replies or self.channel is not channel, timeout=30)
+            return self._replies.pop(req_id, None)
 
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""
@@ -490,6 +505,11 @@ class Session:
                 raise self._failed(exc) from None
             finally:
                 self._inflight = None
+            if reply.get("fault"):  # the lesson's code hurt the kernel around it
+                self._killed_why = str(reply["fault"])
+                self.kill()
+                self.alive = False
+                raise SessionDied(self._killed_why, self.exit)
             if not reply.get("ok"):
                 raise KernelError(reply.get("error") or "the kernel reported an error")
             return reply

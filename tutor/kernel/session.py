@@ -32,6 +32,7 @@ from tutor.kernel import observe as obs
 from tutor.kernel.caps import MAX_REPL_VALUE, MAX_TRACEBACK, STDOUT_CAP, STDOUT_KILL
 from tutor.kernel.channel import Channel, ChannelClosed
 from tutor.kernel.limits import CPU_SECONDS
+from tutor.kernel.liveness import being_stopped
 
 try:
     import resource
@@ -214,8 +215,9 @@ def _lesson_traceback(exc: BaseException) -> str:
 
 class LessonSession:
     def __init__(self, channel: Channel, fd_capture: int | None = None,
-                 cpu_seconds: float | None = None):
+                 cpu_seconds: float | None = None, zygote: int | None = None):
         self.channel = channel
+        self.zygote = zygote  # the process that forked this run (fork mode), else None
         self.cpu_seconds = cpu_seconds  # CPU time allowed per execution (RLIMIT_CPU)
         self.namespace: dict[str, Any] = {"__name__": "__lesson__", "__builtins__": __builtins__,
                                           "torch": torch}
@@ -290,6 +292,16 @@ class LessonSession:
         if isinstance(exc, KeyboardInterrupt) and self.interrupted:
             out["message"] = "interrupted"
         return out
+
+    def _kernel_fault(self) -> str | None:
+        """What the lesson's code did to the kernel around it, that the run must answer
+        for (the client ends the run with this message): it stopped the zygote, which
+        the tutor then kills and restarts.  Charged here, to the lesson whose code ran,
+        not to the next lesson, which would find the zygote unable to answer."""
+        if self.zygote is None or not being_stopped(self.zygote):
+            return None
+        return (f"the lesson's code stopped the kernel process (pid {self.zygote}, with "
+                "SIGSTOP or the like), so its run was ended and the kernel is restarted")
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -425,6 +437,9 @@ class LessonSession:
                 reply = {"id": req.get("id"), "ok": False,
                          "error": f"{type(exc).__name__}: {exc}"}
             self.forks.leave_if_forked()  # (a fork that bypassed os.fork: never reply from it)
+            fault = self._kernel_fault()
+            if fault:
+                reply["fault"] = fault
             self.forks.mark_done(req.get("id"))
             try:
                 self.channel.send(reply)
@@ -460,7 +475,11 @@ def private_stdio(workdir: str) -> int:
     return capture
 
 
-def serve_run(channel: Channel, capture: int, limits: dict[str, Any]) -> None:
-    """Serve one lesson run's requests until `bye` (or the channel closes)."""
+def serve_run(channel: Channel, capture: int, limits: dict[str, Any], *,
+              zygote: int | None = None) -> None:
+    """Serve one lesson run's requests until `bye` (or the channel closes).  `zygote`:
+    the pid of the zygote that forked this run (fork mode), watched for what the
+    lesson's code does to it."""
     cpu = limits.get("cpu_seconds", CPU_SECONDS)
-    LessonSession(channel, fd_capture=capture, cpu_seconds=float(cpu) if cpu else None).serve()
+    LessonSession(channel, fd_capture=capture, cpu_seconds=float(cpu) if cpu else None,
+                  zygote=zygote).serve()

@@ -159,7 +159,7 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         limits = request.get("limits") or {}
         lim.set_limits(limits, nproc=nproc)
         warm.seed_all(int(request.get("seed") or 0), warm=True)
-        serve_run(Channel(sock), capture, limits)
+        serve_run(Channel(sock), capture, limits, zygote=zygote)
     except BaseException:  # noqa: B036
         code = 70
     finally:
