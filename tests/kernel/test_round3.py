@@ -16,7 +16,7 @@ from kernel_helpers import fork_only
 from test_faults import alive, assert_no_leftovers, wait_until
 
 import tutor
-from tutor.kernel import Kernel, SessionDied
+from tutor.kernel import Kernel, SessionDied, StepTimeout
 
 pytestmark = pytest.mark.kernel
 
@@ -159,3 +159,55 @@ def test_check_j1_charges_the_lesson_that_stopped_the_zygote(tmp_path: Path) -> 
     assert "a/stops: step 1 crashed: the lesson's code stopped the kernel process" in out
     assert " ok (1 prompt," in lines["b/good"] and " ok (1 prompt," in lines["c/good"], out
     assert "lessons: 2 passed, 0 failed, 0 skipped, 1 errors" in out, out
+
+
+# ------------------------------------------- first imports are not a step's own time
+
+SLOW_MODULE = "import time\ntime.sleep(3)  # a first import that takes long\n"
+
+
+def test_loading_a_module_does_not_count_against_the_step_s_timeout(kernel: Kernel,
+                                                                    tmp_path: Path) -> None:
+    (tmp_path / "slow_module_for_tutor.py").write_text(SLOW_MODULE)
+    with kernel.open_session() as s:
+        reply = s.run_step(f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+                           "import slow_module_for_tutor\nx = 3",
+                           prompts=[{"kind": "number", "expect": "x"}], timeout=1)
+        assert reply["error"] is None and reply["observations"][0]["value"] == 3
+        # the step's own work still counts
+        with pytest.raises(StepTimeout, match="longer than 0.5 s"):
+            s.run_step("while True: pass", timeout=0.5)
+
+
+def test_an_import_that_never_ends_still_times_out(kernel: Kernel, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from tutor.kernel import client
+
+    monkeypatch.setattr(client, "IMPORT_ALLOWANCE", 1.0)
+    (tmp_path / "endless_module_for_tutor.py").write_text("while True:\n    pass\n")
+    with kernel.open_session() as s:
+        with pytest.raises(StepTimeout,
+                           match=r"longer than 0.5 s \(not counting 1(\.0)? s of loading"):
+            s.run_step(f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+                       "import endless_module_for_tutor", timeout=0.5)
+
+
+def test_deterministic_algorithms_in_a_spawned_batch_run() -> None:
+    """`torch.use_deterministic_algorithms(True)` loads torch._inductor and torch._dynamo
+    (some 800 modules) on first use: a spawned worker of a batch (`tutor check`) has not
+    (fork mode's zygote has), and the loading used to count against the step."""
+    kernel = Kernel(mode="spawn", batch=True)
+    try:
+        kernel.wait_ready()
+        with kernel.open_session() as s:
+            reply = s.run_step("before = len(__import__('sys').modules)\n"
+                               "torch.use_deterministic_algorithms(True)\n"
+                               "x = torch.are_deterministic_algorithms_enabled()\n"
+                               "loaded = len(__import__('sys').modules) - before",
+                               prompts=[{"kind": "bool", "expect": "x"},
+                                        {"kind": "number", "expect": "loaded"}], timeout=0.5)
+            assert reply["error"] is None, reply["error"]
+            assert reply["observations"][0]["value"] is True
+            assert reply["observations"][1]["value"] > 100  # (it did load them here)
+    finally:
+        kernel.shutdown()

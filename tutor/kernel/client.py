@@ -30,6 +30,7 @@ STARTUP_TIMEOUT = 120.0
 INTERRUPT_GRACE = 1.0
 RESTART_LIMIT = 5
 STABLE_AFTER = 10.0  # seconds of life after which a start counts as good
+IMPORT_ALLOWANCE = 60.0  # seconds of module loading per request not counted as its time
 SPAWN_TRIES = 3  # zygotes asked for one run, when one goes away before the run starts
 
 
@@ -486,6 +487,9 @@ class Session:
         self._killed_why: str | None = None  # set when we killed the process ourselves
         self._sent_at = 0.0  # when the current (or last) request was sent
         self._done: Any = None  # id of the request whose code the run said had finished
+        self._loading_since: float | None = None  # the run is loading a module since then
+        self._allowance = IMPORT_ALLOWANCE  # seconds of loading the request may still take
+        self._imported = 0.0  # seconds of loading not counted against the request's timeout
         self.exit: ExitInfo | None = None
 
     def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
@@ -497,6 +501,9 @@ class Session:
             self._inflight = req_id
             request = {"id": req_id, "op": op, **fields}
             self._done = None
+            self._loading_since = None
+            self._allowance = IMPORT_ALLOWANCE
+            self._imported = 0.0
             try:
                 self._sent_at = time.monotonic()
                 self.channel.send(request)
@@ -542,18 +549,53 @@ class Session:
                     f"the code finished, but its result never arrived within {timeout:g} s "
                     "(did the lesson's code change how the kernel replies, e.g. its socket "
                     "or `sys.modules`?), so its process was stopped") from None
-            raise StepTimeout(f"the code ran longer than {timeout:g} s and ignored the "
-                              "interrupt, so its process was killed") from None
-        raise StepTimeout(f"the code ran longer than {timeout:g} s and was interrupted")
+            raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and "
+                              "ignored the interrupt, so its process was killed") from None
+        raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and was "
+                          "interrupted")
+
+    def _plus(self) -> str:
+        """The module loading not counted in a timeout, for its message."""
+        if self._loading_since is not None:
+            return (f" (not counting {IMPORT_ALLOWANCE:g} s of loading modules, the most a "
+                    "request may take: it was still loading one)")
+        if self._imported >= 0.05:
+            return f" (not counting {self._imported:.1f} s of loading modules)"
+        return ""
 
     def _recv(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
-        """The reply to `request`, checked against its schema (BadReply if it is not one)."""
+        """The reply to `request`, checked against its schema (BadReply if it is not one).
+
+        The clock stops while the run says it is loading a module (session.ImportClock),
+        up to IMPORT_ALLOWANCE seconds per request: a first import is not the step's
+        own work.
+        """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            now = time.monotonic()
+            if deadline is None:
+                left = None
+            elif self._loading_since is not None:  # the loading may take what is allowed
+                left = max(0.0, deadline + self._allowance - now)
+            else:
+                left = max(0.0, deadline - now)
             message = self.channel.recv(left)
             if message.get("event") == "done":  # the code finished; its reply comes next
                 self._done = message.get("id")
+                continue
+            if message.get("event") == "import":
+                if message.get("id") != request["id"]:
+                    continue  # (not this request's: nothing to count)
+                now = time.monotonic()
+                if message.get("loading") is True and self._loading_since is None:
+                    self._loading_since = now
+                elif message.get("loading") is False and self._loading_since is not None:
+                    credit = min(now - self._loading_since, self._allowance)
+                    self._allowance -= credit
+                    self._imported += credit
+                    if deadline is not None:
+                        deadline += credit
+                    self._loading_since = None
                 continue
             if message.get("id") != request["id"]:
                 raise BadReply(f"a message with id {str(message.get('id'))[:20]} arrived while "

@@ -22,6 +22,7 @@ import linecache
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from typing import Any
@@ -153,6 +154,52 @@ class ForkWatch:
                 pass
 
 
+class ImportClock:
+    """Tells the tutor when lesson code loads a module, so that loading does not count
+    against the step's wall timeout.
+
+    torch imports much on first use (`torch.use_deterministic_algorithms` loads
+    `torch._inductor` and `torch._dynamo`, some 800 modules; an optimizer, `torch.fx`,
+    numpy, ...): seconds that a run forked from a warm zygote may not pay, and a spawned
+    worker, which warmed up less, pays inside a step.  While lesson code runs, the
+    outermost load of a module not yet imported (CPython's `_find_and_load`, which
+    `import`, `__import__` and `importlib.import_module` all go through) is announced
+    on the run's socket: `{"event": "import", "id": N, "loading": true}`, then
+    `... false`.  The client stops the step's clock meanwhile, up to its allowance
+    (tutor/kernel/client.py, IMPORT_ALLOWANCE).  Written straight to the socket, from
+    the main thread only (replies are sent by it too, never while code runs).
+    """
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.request: int | None = None  # the request whose code is running
+        self.depth = 0
+        self.main = threading.get_ident()
+        self.machinery = sys.modules.get("_frozen_importlib")
+        self.original = getattr(self.machinery, "_find_and_load", None)
+        if self.original is not None:
+            self.machinery._find_and_load = self._find_and_load  # type: ignore[union-attr]
+
+    def _find_and_load(self, *args: Any, **kwargs: Any) -> Any:
+        assert self.original is not None
+        req = self.request
+        if req is None or self.depth or threading.get_ident() != self.main:
+            return self.original(*args, **kwargs)
+        self.depth += 1
+        self._say(req, b"true")
+        try:
+            return self.original(*args, **kwargs)
+        finally:
+            self.depth -= 1
+            self._say(req, b"false")
+
+    def _say(self, req: int, loading: bytes) -> None:
+        try:
+            os.write(self.fd, b'{"event":"import","id":%d,"loading":%s}\n' % (req, loading))
+        except OSError:
+            pass
+
+
 def _running(pid: int) -> bool:
     """`pid` is our child and has not exited (without reaping it: the lesson may wait
     for it itself)."""
@@ -228,6 +275,8 @@ class LessonSession:
         self.repl_count = 0
         self.interrupted = False  # a SIGINT arrived during the current request
         self.forks = ForkWatch(channel)
+        self.imports = ImportClock(channel.sock.fileno())
+        self.request_id: int | None = None  # the request being served
 
     # ----------------------------------------------------------------- execution
     def _arm_cpu_limit(self) -> None:
@@ -264,12 +313,14 @@ class LessonSession:
         self._arm_cpu_limit()
         sys.stdout, sys.stderr = self.stdout, self.stderr
         signal.signal(signal.SIGINT, self._on_sigint)
+        self.imports.request = self.request_id
         try:
             fn()
             return None
         except BaseException as exc:  # noqa: B036 - lesson code may raise anything
             return exc
         finally:
+            self.imports.request = None
             self.forks.leave_if_forked()  # a forked child that came back: it ends here
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
@@ -422,6 +473,8 @@ class LessonSession:
             if op == "bye":
                 return
             self.interrupted = False
+            req_id = req.get("id")
+            self.request_id = req_id if type(req_id) is int else None
             reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
             try:
                 handler = handlers[str(op)]
