@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from kernel_helpers import fork_only
-from test_faults import alive, assert_no_leftovers, wait_until
+from test_faults import alive, assert_healthy, assert_no_leftovers, wait_until
 
 import tutor
 from tutor.kernel import Kernel, SessionDied, StepTimeout
@@ -211,3 +211,63 @@ def test_deterministic_algorithms_in_a_spawned_batch_run() -> None:
             assert reply["observations"][1]["value"] > 100  # (it did load them here)
     finally:
         kernel.shutdown()
+
+
+# ---------------------------- what lesson code breaks in its own process, named
+
+EACH_SOCKET = ("import os, stat\nfor fd in range(3, 256):\n    try:\n"
+               "        if stat.S_ISSOCK(os.fstat(fd).st_mode):\n            {}\n"
+               "    except OSError:\n        pass\n")
+EACH_FILE = EACH_SOCKET.replace("S_ISSOCK", "S_ISREG")
+BREAKS = {
+    "os.getpid": "import os\nos.getpid = lambda: 1",
+    "builtins.isinstance": "import builtins\nbuiltins.isinstance = lambda *a: False",
+    "builtins.isinstance raises": "import builtins\n"
+                                  "def nope(*a):\n    raise TypeError('nope')\n"
+                                  "builtins.isinstance = nope",
+    "signal.signal": "import signal\nsignal.signal = None",
+    "sys.settrace": "import sys\nsys.settrace = None",
+    "a trace function that raises": "import sys\n"
+                                    "def trace(*a):\n    raise RuntimeError('traced')\n"
+                                    "sys.settrace(trace)",
+    "json.dumps": "import json\njson.dumps = None",
+    "close the channel": EACH_SOCKET.format("os.close(fd)"),
+    "dup2 over the channel": "import os\ndevnull = os.open(os.devnull, os.O_RDWR)\n"
+                             + EACH_SOCKET.format("os.dup2(devnull, fd)"),
+    "close the capture file": EACH_FILE.format("os.close(fd)"),
+    "close the pipes": EACH_SOCKET.replace("S_ISSOCK", "S_ISFIFO").format("os.close(fd)"),
+}
+
+
+@pytest.mark.parametrize("what", list(BREAKS))
+def test_what_lesson_code_breaks_in_its_process_does_not_break_the_kernel(
+        kernel: Kernel, what: str) -> None:
+    """The kernel keeps its own references: the step's result arrives, the run goes on
+    (these used to end in "exited with code 0", "code 70" or "could not run: TypeError")."""
+    with kernel.open_session() as s:
+        reply = s.run_step(BREAKS[what] + "\nx = 3", prompts=[{"kind": "number", "expect": "x"}])
+        assert reply["error"] is None, reply["error"]
+        assert reply["observations"] == [{"type": "int", "value": 3}]
+        assert s.observe("[x, 4]")["items"][1] == {"type": "int", "value": 4}
+        assert s.repl("print('still here'); x + 1")["value"] == "4"
+    assert_healthy(kernel)
+
+
+def test_a_lesson_that_keeps_its_replacements_sees_them(kernel: Kernel) -> None:
+    with kernel.open_session() as s:
+        s.run_step("import builtins, os\nbuiltins.isinstance = lambda *a: 'mine'\n"
+                   "os.getpid = lambda: -1")
+        reply = s.run_step("a = isinstance(1, int)\nb = os.getpid()",
+                           prompts=[{"kind": "str", "expect": "a"},
+                                    {"kind": "number", "expect": "b"}])
+        assert [o["value"] for o in reply["observations"]] == ["mine", -1]
+
+
+def test_closing_every_descriptor_is_named(kernel: Kernel) -> None:
+    s = kernel.open_session()
+    with pytest.raises(SessionDied, match="the lesson's process lost its channel to the "
+                       "tutor: the lesson's code closed or replaced the kernel's file "
+                       "descriptors"):
+        s.run_step("import os\nos.closerange(3, 65536)\nx = 3")
+    s.close()
+    assert_healthy(kernel)

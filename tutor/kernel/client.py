@@ -23,6 +23,7 @@ from typing import Any
 
 from tutor.kernel import launch, modes
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
+from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED
 from tutor.kernel.liveness import PING_EVERY, Liveness
 from tutor.kernel.replies import BadReply, check_control, check_session_reply
 
@@ -100,7 +101,19 @@ class ExitInfo:
     def __str__(self) -> str:
         if self.reason:
             return f"was stopped: {self.reason}"
+        if self.code in RUN_EXITS:  # (codes a run's kernel code exits with: guard.py)
+            return RUN_EXITS[self.code]
         return describe_exit(self.code, self.signal)
+
+
+RUN_EXITS = {
+    EXIT_CHANNEL_LOST: "lost its channel to the tutor: the lesson's code closed or replaced "
+                       "the kernel's file descriptors (os.closerange, os.dup2 over them), so "
+                       "it could not reply",
+    EXIT_KERNEL_FAILED: f"exited with code {EXIT_KERNEL_FAILED}: the kernel's own code failed "
+                        "in it (did the lesson's code replace or close something the kernel "
+                        "uses?)",
+}
 
 
 class Kernel:

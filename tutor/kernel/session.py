@@ -31,7 +31,10 @@ import torch
 
 from tutor.kernel import observe as obs
 from tutor.kernel.caps import MAX_REPL_VALUE, MAX_TRACEBACK, STDOUT_CAP, STDOUT_KILL
-from tutor.kernel.channel import Channel, ChannelClosed
+from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled
+from tutor.kernel.guard import ChannelLost, Guard
+from tutor.kernel.guard import setprofile as unprofile_now
+from tutor.kernel.guard import settrace as untrace_now
 from tutor.kernel.limits import CPU_SECONDS
 from tutor.kernel.liveness import being_stopped
 
@@ -41,6 +44,14 @@ except ImportError:  # Windows: no CPU-time limit, the wall timeout still holds
     resource = None  # type: ignore[assignment]
 
 FORK_SETTLE = 0.1  # seconds a run waits for children its step forked to end or report
+
+# The kernel's own references, for its code that runs amid lesson code (the output
+# writers, the fork and import hooks), where guard.Guard has not put the originals
+# back: captured at import, before any lesson code.
+_isinstance = isinstance
+_getpid = os.getpid
+_write = os.write
+_get_ident = threading.get_ident
 
 
 class OutputLimitExceeded(BaseException):
@@ -70,7 +81,7 @@ class ForkWatch:
     """
 
     def __init__(self, channel: Channel):
-        self.owner = os.getpid()
+        self.owner = _getpid()
         self.channel = channel
         self.fd = channel.sock.fileno()
         self.count = 0  # os.fork() calls in this run
@@ -80,7 +91,7 @@ class ForkWatch:
         os.register_at_fork(after_in_parent=self._parent, after_in_child=self._child)
 
     def _parent(self) -> None:
-        if os.getpid() == self.owner:
+        if _getpid() == self.owner:
             self.count += 1
 
     def _child(self) -> None:
@@ -92,12 +103,12 @@ class ForkWatch:
 
     def _report(self, tag: bytes) -> None:
         try:
-            os.write(self.write, tag + str(os.getpid()).encode() + b"\n")
+            _write(self.write, tag + str(_getpid()).encode() + b"\n")
         except OSError:
             pass  # (a full pipe: thousands of forks; the child is still cut off)
 
     def leave_if_forked(self) -> None:
-        if os.getpid() != self.owner:
+        if _getpid() != self.owner:
             self._report(b"R")
             os._exit(0)
 
@@ -149,7 +160,7 @@ class ForkWatch:
         """
         if isinstance(req_id, int) and not isinstance(req_id, bool):
             try:
-                os.write(self.fd, b'{"event":"done","id":%d}\n' % req_id)
+                _write(self.fd, b'{"event":"done","id":%d}\n' % req_id)
             except OSError:
                 pass
 
@@ -174,7 +185,7 @@ class ImportClock:
         self.fd = fd
         self.request: int | None = None  # the request whose code is running
         self.depth = 0
-        self.main = threading.get_ident()
+        self.main = _get_ident()
         self.machinery = sys.modules.get("_frozen_importlib")
         self.original = getattr(self.machinery, "_find_and_load", None)
         if self.original is not None:
@@ -183,7 +194,7 @@ class ImportClock:
     def _find_and_load(self, *args: Any, **kwargs: Any) -> Any:
         assert self.original is not None
         req = self.request
-        if req is None or self.depth or threading.get_ident() != self.main:
+        if req is None or self.depth or _get_ident() != self.main:
             return self.original(*args, **kwargs)
         self.depth += 1
         self._say(req, b"true")
@@ -195,7 +206,7 @@ class ImportClock:
 
     def _say(self, req: int, loading: bytes) -> None:
         try:
-            os.write(self.fd, b'{"event":"import","id":%d,"loading":%s}\n' % (req, loading))
+            _write(self.fd, b'{"event":"import","id":%d,"loading":%s}\n' % (req, loading))
         except OSError:
             pass
 
@@ -222,7 +233,7 @@ class CappedWriter(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        if not isinstance(text, str):
+        if not _isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self.written += len(text)
         if self.kept < STDOUT_CAP:
@@ -276,6 +287,10 @@ class LessonSession:
         self.interrupted = False  # a SIGINT arrived during the current request
         self.forks = ForkWatch(channel)
         self.imports = ImportClock(channel.sock.fileno())
+        self.guard = Guard()  # (before any lesson code: the kernel's own references)
+        self.guard.keep(channel.sock.fileno(), "the kernel's channel to the tutor")
+        if fd_capture is not None:
+            self.guard.keep(fd_capture, "the kernel's capture of fd 1 and 2")
         self.request_id: int | None = None  # the request being served
 
     # ----------------------------------------------------------------- execution
@@ -314,27 +329,55 @@ class LessonSession:
         sys.stdout, sys.stderr = self.stdout, self.stderr
         signal.signal(signal.SIGINT, self._on_sigint)
         self.imports.request = self.request_id
+        self.guard.to_lesson()
         try:
             fn()
             return None
         except BaseException as exc:  # noqa: B036 - lesson code may raise anything
             return exc
         finally:
+            try:  # first, and inline: no Python call of the kernel's may run traced (a
+                untrace_now(None), unprofile_now(None)  # trace function sees every call)
+            except BaseException:  # noqa: B036 - a profile function that raised is unset
+                untrace_now(None), unprofile_now(None)
+            self.guard.to_kernel(fds=False)  # the kernel's own functions back
             self.imports.request = None
             self.forks.leave_if_forked()  # a forked child that came back: it ends here
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            self.guard.check_fds()  # (ChannelLost: the run cannot reply any more)
+
+    def _observed(self, value: Any) -> dict[str, Any]:
+        """`value` observed with the kernel's own functions (a lesson that replaced
+        `isinstance` still gets its values seen as they are)."""
+        return self._as_kernel(lambda: self.observer.observe(value))
+
+    def _as_kernel(self, fn: Any) -> Any:
+        """`fn()` (kernel code, amid lesson code) with the kernel's own functions."""
+        self.guard.to_kernel(fds=False)
+        try:
+            return fn()
+        finally:
+            self.guard.to_lesson()
 
     def _outputs(self) -> tuple[str, str]:
         err = self.stderr.take()
-        if self.fd_capture is not None:
-            size = os.lseek(self.fd_capture, 0, os.SEEK_END)
-            if size:
-                os.lseek(self.fd_capture, 0, os.SEEK_SET)
-                raw = os.read(self.fd_capture, STDOUT_CAP)
-                os.ftruncate(self.fd_capture, 0)
-                os.lseek(self.fd_capture, 0, os.SEEK_SET)
-                err += raw.decode("utf-8", "replace")
+        fd = self.fd_capture
+        if fd is not None and self.guard.fd_lost(fd):
+            self.fd_capture = None
+            err += ("\n[tutor: the lesson's code closed the kernel's capture of fd 1 and 2 "
+                    f"(fd {fd}): what C code and child processes write there is lost]")
+        elif fd is not None:
+            try:
+                size = os.lseek(fd, 0, os.SEEK_END)
+                if size:
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    raw = os.read(fd, STDOUT_CAP)
+                    os.ftruncate(fd, 0)
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    err += raw.decode("utf-8", "replace")
+            except OSError as exc:  # (not one of ours any more, and no copy was made)
+                err += f"\n[tutor: the output written to fd 1 and 2 could not be read: {exc}]"
         return self.stdout.take(), err
 
     def _error(self, exc: BaseException) -> dict[str, Any]:
@@ -392,7 +435,7 @@ class LessonSession:
                 value = eval(compile(expect, "<expect>", "eval"), self.namespace)
                 # an exception prompt asks what evaluating `expect` raised: nothing
                 result["obs"] = ({"type": "none"} if kind == "exception"
-                                 else self.observer.observe(value))
+                                 else self._observed(value))
 
         failure = self._execute(evaluate)
         self._outputs()  # output of evaluating an expectation is not the step's
@@ -416,7 +459,8 @@ class LessonSession:
                 value = eval(compile(ast.Expression(last.value), name, "eval"), self.namespace)
                 if value is not None:
                     self.namespace["_"] = value
-                    result["value"] = obs.safe_repr(value, limit=MAX_REPL_VALUE)
+                    result["value"] = self._as_kernel(
+                        lambda: obs.safe_repr(value, limit=MAX_REPL_VALUE))
 
         error = self._execute(run)
         stdout, stderr = self._outputs()
@@ -428,7 +472,7 @@ class LessonSession:
 
         def evaluate() -> None:
             value = eval(compile(req["expr"], "<observe>", "eval"), self.namespace)
-            result["observation"] = self.observer.observe(value)
+            result["observation"] = self._observed(value)
 
         error = self._execute(evaluate)
         self._outputs()
@@ -446,11 +490,14 @@ class LessonSession:
             value = (eval(compile(expr, "<inspect>", "eval"), self.namespace)
                      if expr else None)
             if what == "graph" and expr:
-                result["picture"] = look.graph(value, expr, self.namespace, self.observer)
+                result["picture"] = self._as_kernel(
+                    lambda: look.graph(value, expr, self.namespace, self.observer))
             elif what == "tree" and expr:
-                result["picture"] = look.tree(value, expr, self.namespace)
+                result["picture"] = self._as_kernel(
+                    lambda: look.tree(value, expr, self.namespace))
             elif what == "storage":
-                result["picture"] = look.storage(self.namespace, self.observer, value, expr)
+                result["picture"] = self._as_kernel(
+                    lambda: look.storage(self.namespace, self.observer, value, expr))
             else:
                 raise look.InspectError(f"inspect: cannot draw {what!r} of {expr!r}")
 
@@ -467,8 +514,13 @@ class LessonSession:
         while True:
             try:
                 req = self.channel.recv()
-            except ChannelClosed:
+            except ChannelGarbled:
                 return
+            except ChannelClosed:
+                if self.guard.check_fds():  # (ChannelLost if the lesson's code took it)
+                    continue  # restored from the kernel's copy: listen again
+                return  # the tutor closed it
+            self.guard.to_kernel()  # (a lesson's thread may have replaced something)
             op = req.get("op")
             if op == "bye":
                 return
@@ -486,17 +538,25 @@ class LessonSession:
                          "error": {**obs.exception(exc), "traceback": "".join(
                              traceback.format_exception_only(type(exc), exc))},
                          "observations": []}
+            except ChannelLost:
+                raise
             except BaseException as exc:  # noqa: B036 - report, never die silently
+                self.guard.to_kernel(fds=False)
+                broke = self.guard.describe()
                 reply = {"id": req.get("id"), "ok": False,
-                         "error": f"{type(exc).__name__}: {exc}"}
+                         "error": f"the kernel's code failed in the lesson's process "
+                                  f"({type(exc).__name__}: {exc})"
+                                  + (f"; the lesson's code {broke}" if broke else "")}
             self.forks.leave_if_forked()  # (a fork that bypassed os.fork: never reply from it)
             fault = self._kernel_fault()
             if fault:
                 reply["fault"] = fault
+            self.guard.check_fds()
             self.forks.mark_done(req.get("id"))
             try:
                 self.channel.send(reply)
             except ChannelClosed:
+                self.guard.check_fds()
                 return
             except (ValueError, TypeError) as exc:  # too large or unencodable
                 self.channel.send({"id": req.get("id"), "ok": False,

@@ -40,6 +40,7 @@ from tutor.kernel import lifeline, warm
 from tutor.kernel import limits as lim
 from tutor.kernel.channel import Channel, ChannelClosed
 from tutor.kernel.cleanup import remove_tree
+from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED, ChannelLost
 from tutor.kernel.session import private_stdio, serve_run
 
 TOKEN_ENV = "TUTOR_KERNEL_TOKEN"
@@ -135,8 +136,10 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
         capture = isolate(workdir, limits, cuda=cuda)
         warm.seed_all(int(request.get("seed") or 0), warm=not cuda)
         serve_run(channel, capture, limits)
+    except ChannelLost:  # the lesson's code closed or replaced the channel's descriptors
+        code = EXIT_CHANNEL_LOST
     except BaseException:  # noqa: B036
-        code = 70
+        code = EXIT_KERNEL_FAILED
     finally:
         try:
             kill_descendants()

@@ -63,6 +63,7 @@ from tutor.kernel import lifeline, warm  # noqa: E402
 from tutor.kernel import limits as lim  # noqa: E402
 from tutor.kernel.channel import Channel, ChannelClosed  # noqa: E402
 from tutor.kernel.cleanup import remove_tree  # noqa: E402
+from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED, ChannelLost  # noqa: E402
 from tutor.kernel.procs import (  # noqa: E402
     KERNEL_TASK_LIMIT,
     PR_SET_CHILD_SUBREAPER,
@@ -160,8 +161,10 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         lim.set_limits(limits, nproc=nproc)
         warm.seed_all(int(request.get("seed") or 0), warm=True)
         serve_run(Channel(sock), capture, limits, zygote=zygote)
+    except ChannelLost:  # the lesson's code closed or replaced the channel's descriptors
+        code = EXIT_CHANNEL_LOST
     except BaseException:  # noqa: B036
-        code = 70
+        code = EXIT_KERNEL_FAILED
     finally:
         if os.getpid() == me:  # (never in a child the lesson forked that got here)
             try:
