@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -271,3 +272,33 @@ def test_closing_every_descriptor_is_named(kernel: Kernel) -> None:
         s.run_step("import os\nos.closerange(3, 65536)\nx = 3")
     s.close()
     assert_healthy(kernel)
+
+
+def test_an_idle_worker_that_is_stopped_hung_or_gone_is_unfit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's look at a worker before it hands it out (unit: a process that never
+    answers stands in for a hung worker, which a lesson cannot make without stopping)."""
+    import signal
+    import socket
+
+    from tutor.kernel import spawn
+    from tutor.kernel.channel import Channel
+
+    monkeypatch.setattr(spawn, "HANG_AFTER", 0.2)
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                            stdin=subprocess.PIPE)
+    ours, theirs = socket.socketpair()
+    worker = spawn.Worker(proc, Channel(ours), {})
+    try:
+        assert "hung" in (worker.unfit() or "")
+        answering = threading.Thread(target=lambda: theirs.sendall(b'{"event": "pong"}\n'))
+        answering.start()
+        answering.join()
+        assert worker.unfit() is None
+        os.kill(proc.pid, signal.SIGSTOP)
+        wait_until(lambda: worker.unfit() == spawn.STOPPED, 10, "the stop to be seen")
+        worker.discard()
+        assert worker.unfit() == "had ended"
+    finally:
+        proc.kill()
+        theirs.close()
