@@ -42,6 +42,7 @@ settrace = sys.settrace  # (the kernel's own: the lesson's code may replace sys'
 setprofile = sys.setprofile
 _fstat = os.fstat
 _dup2 = os.dup2
+_close = os.close
 _callable = callable
 _id = id
 
@@ -116,6 +117,19 @@ class Guard:
         self.kept: list[_Kept] = []
         self.changed: dict[str, None] = {}  # what the lesson's code did, in order
         self.in_lesson = False
+        if hasattr(os, "register_at_fork"):  # a child the lesson forks holds no copy
+            os.register_at_fork(after_in_child=self._drop_spares)
+
+    def _drop_spares(self) -> None:
+        """In a child forked by lesson code: close the copies (a child that lives on
+        must not keep the run's channel open after the run has gone)."""
+        for kept in self.kept:
+            if kept.spare is not None:
+                try:
+                    _close(kept.spare)
+                except OSError:
+                    pass
+                kept.spare = None
 
     def keep(self, fd: int, what: str) -> None:
         """Watch one of the kernel's file descriptors (see `_Kept`)."""
