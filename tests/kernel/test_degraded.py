@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -61,7 +60,6 @@ def test_fifos_and_devices_are_refused_not_read(tmp_path: Path, kind: str) -> No
     else:
         path.symlink_to("/dev/zero")
         why = "not a regular file (it is a character device)"
-    started = time.monotonic()
     check = tutor("check", str(path))
     assert check.returncode == 1 and why in check.stdout + check.stderr
     check_dir = tutor("check", str(tmp_path))
@@ -72,7 +70,6 @@ def test_fifos_and_devices_are_refused_not_read(tmp_path: Path, kind: str) -> No
     assert play.returncode == 2 and why in play.stderr
     check_dev = tutor("check", "/dev/zero")
     assert check_dev.returncode == 1 and "character device" in check_dev.stdout
-    assert time.monotonic() - started < 200
 
 
 def test_pytest_skips_fifos_and_reports_broken_files_as_failed_items(tmp_path: Path) -> None:

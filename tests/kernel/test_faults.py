@@ -91,10 +91,8 @@ def assert_healthy(kernel: Kernel) -> None:
 
 def test_busy_loop_is_interrupted_at_the_wall_timeout(kernel: Kernel) -> None:
     with kernel.open_session() as s:
-        started = time.monotonic()
         with pytest.raises(StepTimeout, match="longer than 0.5 s and was interrupted"):
             s.run_step("while True: pass", timeout=0.5)
-        assert time.monotonic() - started < 30  # interrupted, not waited out
         assert s.observe("'alive'")["value"] == "alive"  # the same run goes on
     assert_healthy(kernel)
 
@@ -126,10 +124,9 @@ def test_the_cpu_allowance_is_per_request_not_per_run(kernel: Kernel) -> None:
 
 def test_a_long_sleep_is_interrupted(kernel: Kernel) -> None:
     with kernel.open_session() as s:
-        started = time.monotonic()
         with pytest.raises(StepTimeout, match="interrupted"):
             s.run_step("import time\ntime.sleep(10**6)", timeout=0.5)
-        assert time.monotonic() - started < 30 and s.alive
+        assert s.alive
     assert_healthy(kernel)
 
 
@@ -142,10 +139,8 @@ def test_a_long_sleep_is_interrupted(kernel: Kernel) -> None:
 ], ids=["sig_ign", "except_baseexception", "sigstop"])
 def test_code_that_will_not_stop_is_killed(kernel: Kernel, code: str) -> None:
     s = kernel.open_session()
-    started = time.monotonic()
     with pytest.raises(StepTimeout, match="ignored the interrupt, so its process was killed"):
         s.run_step(code, timeout=0.3)
-    assert time.monotonic() - started < 30  # killed, not left running
     assert not s.alive
     with pytest.raises(SessionDied, match="already ended"):
         s.observe("1")
@@ -183,13 +178,21 @@ def test_an_ignored_interrupt_escalates_to_a_kill(kernel: Kernel) -> None:
         except KernelError as exc:
             errors.append(exc)
 
+    killers: list[threading.Thread] = []
+    kill = s.kill
+
+    def spy() -> None:
+        killers.append(threading.current_thread())
+        kill()
+
+    s.kill = spy  # type: ignore[method-assign]
     worker = threading.Thread(target=run)
     worker.start()
     time.sleep(0.3)
-    started = time.monotonic()
     s.interrupt(grace=3.0)  # returns at once: the UI thread never waits out the grace
-    assert time.monotonic() - started < 1.5
-    worker.join(15)
+    assert not killers  # (a blocking interrupt would have killed before returning)
+    worker.join(30)
+    assert killers and threading.current_thread() not in killers  # killed from a timer
     assert not worker.is_alive()
     assert isinstance(errors[0], SessionDied)
     assert "ignored the interrupt, so its process was killed" in str(errors[0])
@@ -378,10 +381,8 @@ def test_200_threads(kernel: Kernel) -> None:
 
 def test_printing_a_gigabyte_is_stopped_early(kernel: Kernel) -> None:
     with kernel.open_session() as s:
-        started = time.monotonic()
         reply = s.run_step("import sys\nfor _ in range(1024):\n    sys.stdout.write('x' * 2**20)",
                            timeout=30)
-        assert time.monotonic() - started < 10
         assert reply["error"]["name"] == "OutputLimitExceeded"
         assert "printed more than 64 MB" in reply["error"]["message"]
         assert reply.get("interrupted")
@@ -446,10 +447,9 @@ def test_the_run_works_in_a_private_directory_that_is_removed(kernel: Kernel) ->
 
 def test_input_gets_eof(kernel: Kernel) -> None:
     with kernel.open_session() as s:
-        started = time.monotonic()
+        # (a blocked read would end in StepTimeout, not in these replies)
         assert s.run_step("input('name? ')")["error"]["name"] == "EOFError"
         assert s.run_step("import sys\nsys.stdin.read()")["error"] is None
-        assert time.monotonic() - started < 2
 
 
 # ------------------------------------------------------------ global state
@@ -492,13 +492,11 @@ def test_global_torch_state_does_not_leak_into_the_next_run(kernel: Kernel) -> N
 
 def test_an_enormous_tensor_is_observed_truncated(kernel: Kernel) -> None:
     with kernel.open_session() as s:
-        started = time.monotonic()
-        obs = s.observe("torch.zeros(10**8, dtype=torch.uint8)", timeout=20)
+        obs = s.observe("torch.zeros(10**8, dtype=torch.uint8)", timeout=60)
         assert obs["type"] == "tensor" and obs["shape"] == [10**8] and obs["truncated"]
         assert "values" not in obs and len(obs["repr"]) <= 2000
-        value = s.repl("torch.arange(10**7)")["value"]
+        value = s.repl("torch.arange(10**7)", timeout=60)["value"]
         assert value.startswith("tensor([") and "..." in value and len(value) < 1000
-        assert time.monotonic() - started < 10
     assert_healthy(kernel)
 
 
@@ -511,9 +509,8 @@ def test_huge_and_deep_containers_are_capped(kernel: Kernel) -> None:
         while deep["items"]:
             deep, depth = deep["items"][0], depth + 1
         assert deep["truncated"] and depth <= 10
-        started = time.monotonic()
-        wide = s.observe("wide")
-        assert wide["truncated"] and time.monotonic() - started < 5
+        wide = s.observe("wide", timeout=60)
+        assert wide["truncated"]
         assert len(s.observe("long")["items"]) == 1000
         shown = s.repl("deep")["value"]
         assert shown.startswith("[[[[") and len(shown) < 1000

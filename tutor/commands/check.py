@@ -220,9 +220,10 @@ def run(args: argparse.Namespace) -> int:
     def one(lesson):  # noqa: ANN001, ANN202
         with gate.shared():
             check = check_one(lesson)
-        if jobs > 1 and _kernel_died_under(check):
+        if _kernel_died_under(check):
             # the kernel died while this lesson ran (another lesson may have killed
-            # it): run it again, alone, so that each lesson's result is its own
+            # it, or stopped it before this one started): run it again, alone, so that
+            # each lesson's result is its own
             with gate.alone():
                 check = check_one(lesson)
         return check

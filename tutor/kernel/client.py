@@ -23,6 +23,7 @@ from typing import Any
 
 from tutor.kernel import launch, modes
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
+from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED
 from tutor.kernel.liveness import PING_EVERY, Liveness
 from tutor.kernel.replies import BadReply, check_control, check_session_reply
 
@@ -30,6 +31,8 @@ STARTUP_TIMEOUT = 120.0
 INTERRUPT_GRACE = 1.0
 RESTART_LIMIT = 5
 STABLE_AFTER = 10.0  # seconds of life after which a start counts as good
+IMPORT_ALLOWANCE = 60.0  # seconds of module loading per request not counted as its time
+SPAWN_TRIES = 3  # zygotes asked for one run, when one goes away before the run starts
 
 
 KERNEL_DIED = "ended because the kernel died"  # (in SessionDied messages)
@@ -98,7 +101,19 @@ class ExitInfo:
     def __str__(self) -> str:
         if self.reason:
             return f"was stopped: {self.reason}"
+        if self.code in RUN_EXITS:  # (codes a run's kernel code exits with: guard.py)
+            return RUN_EXITS[self.code]
         return describe_exit(self.code, self.signal)
+
+
+RUN_EXITS = {
+    EXIT_CHANNEL_LOST: "lost its channel to the tutor: the lesson's code closed or replaced "
+                       "the kernel's file descriptors (os.closerange, os.dup2 over them), so "
+                       "it could not reply",
+    EXIT_KERNEL_FAILED: f"exited with code {EXIT_KERNEL_FAILED}: the kernel's own code failed "
+                        "in it (did the lesson's code replace or close something the kernel "
+                        "uses?)",
+}
 
 
 class Kernel:
@@ -422,26 +437,40 @@ class Kernel:
             return self.spawner.session("cuda", seed, limits or {}, timeout)
         if self.mode == "spawn":
             return self.spawner.session("cpu", seed, limits or {}, timeout)
-        req_id = next(self._ids)
-        channel = self.channel
-        if channel is None:
-            raise KernelDead(self._failure or "the kernel is not running")
-        try:
-            self._send_control(channel, {"id": req_id, "op": "spawn", "seed": seed,
-                                         "limits": limits or {}})
-        except ChannelClosed:
-            raise KernelDead(self._failure or "the kernel is not running") from None
-        with self._changed:
-            ok = self._changed.wait_for(
-                lambda: req_id in self._replies or self.channel is not channel, timeout=30)
-            reply = self._replies.pop(req_id, None)
+        for _ in range(SPAWN_TRIES):
+            reply = self._fork_run(seed, limits or {})
+            if reply is not None:
+                break
+            # The zygote died, or was given up on (stopped, hung), before this run
+            # started: no code of this lesson ran, so it is not this lesson's fault
+            # (an earlier one's code may have stopped the zygote): a fresh zygote.
+            if self.status not in ("restarting", "new"):
+                break
+            self.wait_ready(timeout)
+        else:
+            reply = None
         if reply is None:
             raise KernelDead(self._failure or "the kernel did not answer")
         if not reply.get("ok") or reply.get("fd") is None:
             raise KernelError(reply.get("error") or "the kernel could not start a lesson run")
-        del ok
         sock = socket.socket(fileno=reply["fd"])
         return Session(self, int(reply["pid"]), Channel(sock))
+
+    def _fork_run(self, seed: int, limits: dict[str, Any]) -> dict[str, Any] | None:
+        """Ask the zygote for a run: its reply, or None when the zygote went away first."""
+        req_id = next(self._ids)
+        channel = self.channel
+        if channel is None:
+            return None
+        try:
+            self._send_control(channel, {"id": req_id, "op": "spawn", "seed": seed,
+                                         "limits": limits})
+        except ChannelClosed:
+            return None
+        with self._changed:
+            self._changed.wait_for(
+                lambda: req_id in self._replies or self.channel is not channel, timeout=30)
+            return self._replies.pop(req_id, None)
 
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""
@@ -471,6 +500,9 @@ class Session:
         self._killed_why: str | None = None  # set when we killed the process ourselves
         self._sent_at = 0.0  # when the current (or last) request was sent
         self._done: Any = None  # id of the request whose code the run said had finished
+        self._loading_since: float | None = None  # the run is loading a module since then
+        self._allowance = IMPORT_ALLOWANCE  # seconds of loading the request may still take
+        self._imported = 0.0  # seconds of loading not counted against the request's timeout
         self.exit: ExitInfo | None = None
 
     def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
@@ -482,6 +514,9 @@ class Session:
             self._inflight = req_id
             request = {"id": req_id, "op": op, **fields}
             self._done = None
+            self._loading_since = None
+            self._allowance = IMPORT_ALLOWANCE
+            self._imported = 0.0
             try:
                 self._sent_at = time.monotonic()
                 self.channel.send(request)
@@ -490,6 +525,11 @@ class Session:
                 raise self._failed(exc) from None
             finally:
                 self._inflight = None
+            if reply.get("fault"):  # the lesson's code hurt the kernel around it
+                self._killed_why = str(reply["fault"])
+                self.kill()
+                self.alive = False
+                raise SessionDied(self._killed_why, self.exit)
             if not reply.get("ok"):
                 raise KernelError(reply.get("error") or "the kernel reported an error")
             return reply
@@ -522,18 +562,53 @@ class Session:
                     f"the code finished, but its result never arrived within {timeout:g} s "
                     "(did the lesson's code change how the kernel replies, e.g. its socket "
                     "or `sys.modules`?), so its process was stopped") from None
-            raise StepTimeout(f"the code ran longer than {timeout:g} s and ignored the "
-                              "interrupt, so its process was killed") from None
-        raise StepTimeout(f"the code ran longer than {timeout:g} s and was interrupted")
+            raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and "
+                              "ignored the interrupt, so its process was killed") from None
+        raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and was "
+                          "interrupted")
+
+    def _plus(self) -> str:
+        """The module loading not counted in a timeout, for its message."""
+        if self._loading_since is not None:
+            return (f" (not counting {IMPORT_ALLOWANCE:g} s of loading modules, the most a "
+                    "request may take: it was still loading one)")
+        if self._imported >= 0.05:
+            return f" (not counting {self._imported:.1f} s of loading modules)"
+        return ""
 
     def _recv(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
-        """The reply to `request`, checked against its schema (BadReply if it is not one)."""
+        """The reply to `request`, checked against its schema (BadReply if it is not one).
+
+        The clock stops while the run says it is loading a module (session.ImportClock),
+        up to IMPORT_ALLOWANCE seconds per request: a first import is not the step's
+        own work.
+        """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            now = time.monotonic()
+            if deadline is None:
+                left = None
+            elif self._loading_since is not None:  # the loading may take what is allowed
+                left = max(0.0, deadline + self._allowance - now)
+            else:
+                left = max(0.0, deadline - now)
             message = self.channel.recv(left)
             if message.get("event") == "done":  # the code finished; its reply comes next
                 self._done = message.get("id")
+                continue
+            if message.get("event") == "import":
+                if message.get("id") != request["id"]:
+                    continue  # (not this request's: nothing to count)
+                now = time.monotonic()
+                if message.get("loading") is True and self._loading_since is None:
+                    self._loading_since = now
+                elif message.get("loading") is False and self._loading_since is not None:
+                    credit = min(now - self._loading_since, self._allowance)
+                    self._allowance -= credit
+                    self._imported += credit
+                    if deadline is not None:
+                        deadline += credit
+                    self._loading_since = None
                 continue
             if message.get("id") != request["id"]:
                 raise BadReply(f"a message with id {str(message.get('id'))[:20]} arrived while "

@@ -6,7 +6,9 @@ Every kernel process (the zygote, a spawned worker) starts as
 
 BOOT checks the Python version, puts KERNEL_PATH first on `sys.path` (so the kernel
 modules are this tutor's own, whatever the current directory or the interpreter
-holds), imports torch (a clear exit code when it cannot) and runs the role's main.
+holds), arms the exit-with-the-tutor hooks (tutor/kernel/lifeline.py: the import
+takes seconds, and a tutor killed meanwhile must not leave a kernel behind), imports
+torch (a clear exit code when it cannot) and runs the role's main.
 For the interpreter tutor runs on, KERNEL_PATH is the directory holding the `tutor`
 package; for another one (`tutor --python PATH`, `TUTOR_PYTHON`) it is a private
 copy of `tutor/kernel` alone, so nothing else of tutor's environment (its torch, its
@@ -34,6 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tutor.kernel.channel import Channel
+from tutor.kernel.lifeline import PARENT_ENV
 
 EXIT_NO_TORCH = 41  # the interpreter cannot import torch
 EXIT_OLD_PYTHON = 42  # the interpreter is older than the kernel supports
@@ -50,6 +53,8 @@ if sys.version_info < (3, 10):
 sys.path.insert(0, sys.argv[1])
 import signal
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # a stray Ctrl-C must not kill the import
+from tutor.kernel.lifeline import guard
+guard(sys.argv[2])  # leave with the tutor, from now on: the import takes seconds
 try:
     import torch
 except Exception as exc:
@@ -104,6 +109,7 @@ def environment() -> dict[str, str]:
     env = dict(os.environ)
     env.update(THREAD_ENV)
     env.pop(TOKEN_ENV, None)
+    env[PARENT_ENV] = str(os.getpid())  # (tutor/kernel/lifeline.py: leave when it has gone)
     return env
 
 

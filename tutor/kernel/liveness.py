@@ -29,6 +29,30 @@ def process_state(pid: int) -> str | None:
     return rest[:1].decode("ascii", "replace") or None
 
 
+STOP_SIGNALS = (19, 20, 21, 22)  # SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU (Linux numbers)
+
+
+def being_stopped(pid: int) -> bool:
+    """`pid` is stopped (state T or t), or a stop signal is pending for it (it will be
+    as soon as it runs).  False where /proc cannot tell (not Linux)."""
+    if process_state(pid) in ("T", "t"):
+        return True
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return False
+    for line in lines:
+        if line.startswith((b"ShdPnd:", b"SigPnd:")):
+            try:
+                mask = int(line.split()[1], 16)
+            except (IndexError, ValueError):
+                continue
+            if any(mask >> (sig - 1) & 1 for sig in STOP_SIGNALS):
+                return True
+    return False
+
+
 class Liveness:
     """Watches one zygote; `send_ping(seq)` writes a ping on its control channel."""
 

@@ -361,6 +361,7 @@ SESSION_REPLIES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
 def check_session_reply(reply: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     """`reply` if it is a well-formed answer to `request` (its id already matched)."""
     ok = need_bool(reply.get("ok"), "ok")
+    need_str(reply.get("fault"), "fault", caps.MAX_ERROR, optional=True)
     if not ok:
         need_str(reply.get("error"), "error", caps.MAX_ERROR, optional=True)
         return reply

@@ -22,6 +22,7 @@ import linecache
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from typing import Any
@@ -30,8 +31,12 @@ import torch
 
 from tutor.kernel import observe as obs
 from tutor.kernel.caps import MAX_REPL_VALUE, MAX_TRACEBACK, STDOUT_CAP, STDOUT_KILL
-from tutor.kernel.channel import Channel, ChannelClosed
+from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled
+from tutor.kernel.guard import ChannelLost, Guard
+from tutor.kernel.guard import setprofile as unprofile_now
+from tutor.kernel.guard import settrace as untrace_now
 from tutor.kernel.limits import CPU_SECONDS
+from tutor.kernel.liveness import being_stopped
 
 try:
     import resource
@@ -39,6 +44,14 @@ except ImportError:  # Windows: no CPU-time limit, the wall timeout still holds
     resource = None  # type: ignore[assignment]
 
 FORK_SETTLE = 0.1  # seconds a run waits for children its step forked to end or report
+
+# The kernel's own references, for its code that runs amid lesson code (the output
+# writers, the fork and import hooks), where guard.Guard has not put the originals
+# back: captured at import, before any lesson code.
+_isinstance = isinstance
+_getpid = os.getpid
+_write = os.write
+_get_ident = threading.get_ident
 
 
 class OutputLimitExceeded(BaseException):
@@ -68,7 +81,7 @@ class ForkWatch:
     """
 
     def __init__(self, channel: Channel):
-        self.owner = os.getpid()
+        self.owner = _getpid()
         self.channel = channel
         self.fd = channel.sock.fileno()
         self.count = 0  # os.fork() calls in this run
@@ -78,7 +91,7 @@ class ForkWatch:
         os.register_at_fork(after_in_parent=self._parent, after_in_child=self._child)
 
     def _parent(self) -> None:
-        if os.getpid() == self.owner:
+        if _getpid() == self.owner:
             self.count += 1
 
     def _child(self) -> None:
@@ -90,12 +103,12 @@ class ForkWatch:
 
     def _report(self, tag: bytes) -> None:
         try:
-            os.write(self.write, tag + str(os.getpid()).encode() + b"\n")
+            _write(self.write, tag + str(_getpid()).encode() + b"\n")
         except OSError:
             pass  # (a full pipe: thousands of forks; the child is still cut off)
 
     def leave_if_forked(self) -> None:
-        if os.getpid() != self.owner:
+        if _getpid() != self.owner:
             self._report(b"R")
             os._exit(0)
 
@@ -147,9 +160,55 @@ class ForkWatch:
         """
         if isinstance(req_id, int) and not isinstance(req_id, bool):
             try:
-                os.write(self.fd, b'{"event":"done","id":%d}\n' % req_id)
+                _write(self.fd, b'{"event":"done","id":%d}\n' % req_id)
             except OSError:
                 pass
+
+
+class ImportClock:
+    """Tells the tutor when lesson code loads a module, so that loading does not count
+    against the step's wall timeout.
+
+    torch imports much on first use (`torch.use_deterministic_algorithms` loads
+    `torch._inductor` and `torch._dynamo`, some 800 modules; an optimizer, `torch.fx`,
+    numpy, ...): seconds that a run forked from a warm zygote may not pay, and a spawned
+    worker, which warmed up less, pays inside a step.  While lesson code runs, the
+    outermost load of a module not yet imported (CPython's `_find_and_load`, which
+    `import`, `__import__` and `importlib.import_module` all go through) is announced
+    on the run's socket: `{"event": "import", "id": N, "loading": true}`, then
+    `... false`.  The client stops the step's clock meanwhile, up to its allowance
+    (tutor/kernel/client.py, IMPORT_ALLOWANCE).  Written straight to the socket, from
+    the main thread only (replies are sent by it too, never while code runs).
+    """
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.request: int | None = None  # the request whose code is running
+        self.depth = 0
+        self.main = _get_ident()
+        self.machinery = sys.modules.get("_frozen_importlib")
+        self.original = getattr(self.machinery, "_find_and_load", None)
+        if self.original is not None:
+            self.machinery._find_and_load = self._find_and_load  # type: ignore[union-attr]
+
+    def _find_and_load(self, *args: Any, **kwargs: Any) -> Any:
+        assert self.original is not None
+        req = self.request
+        if req is None or self.depth or _get_ident() != self.main:
+            return self.original(*args, **kwargs)
+        self.depth += 1
+        self._say(req, b"true")
+        try:
+            return self.original(*args, **kwargs)
+        finally:
+            self.depth -= 1
+            self._say(req, b"false")
+
+    def _say(self, req: int, loading: bytes) -> None:
+        try:
+            _write(self.fd, b'{"event":"import","id":%d,"loading":%s}\n' % (req, loading))
+        except OSError:
+            pass
 
 
 def _running(pid: int) -> bool:
@@ -174,7 +233,7 @@ class CappedWriter(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        if not isinstance(text, str):
+        if not _isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self.written += len(text)
         if self.kept < STDOUT_CAP:
@@ -214,8 +273,9 @@ def _lesson_traceback(exc: BaseException) -> str:
 
 class LessonSession:
     def __init__(self, channel: Channel, fd_capture: int | None = None,
-                 cpu_seconds: float | None = None):
+                 cpu_seconds: float | None = None, zygote: int | None = None):
         self.channel = channel
+        self.zygote = zygote  # the process that forked this run (fork mode), else None
         self.cpu_seconds = cpu_seconds  # CPU time allowed per execution (RLIMIT_CPU)
         self.namespace: dict[str, Any] = {"__name__": "__lesson__", "__builtins__": __builtins__,
                                           "torch": torch}
@@ -226,6 +286,12 @@ class LessonSession:
         self.repl_count = 0
         self.interrupted = False  # a SIGINT arrived during the current request
         self.forks = ForkWatch(channel)
+        self.imports = ImportClock(channel.sock.fileno())
+        self.guard = Guard()  # (before any lesson code: the kernel's own references)
+        self.guard.keep(channel.sock.fileno(), "the kernel's channel to the tutor")
+        if fd_capture is not None:
+            self.guard.keep(fd_capture, "the kernel's capture of fd 1 and 2")
+        self.request_id: int | None = None  # the request being served
 
     # ----------------------------------------------------------------- execution
     def _arm_cpu_limit(self) -> None:
@@ -262,26 +328,56 @@ class LessonSession:
         self._arm_cpu_limit()
         sys.stdout, sys.stderr = self.stdout, self.stderr
         signal.signal(signal.SIGINT, self._on_sigint)
+        self.imports.request = self.request_id
+        self.guard.to_lesson()
         try:
             fn()
             return None
         except BaseException as exc:  # noqa: B036 - lesson code may raise anything
             return exc
         finally:
+            try:  # first, and inline: no Python call of the kernel's may run traced (a
+                untrace_now(None), unprofile_now(None)  # trace function sees every call)
+            except BaseException:  # noqa: B036 - a profile function that raised is unset
+                untrace_now(None), unprofile_now(None)
+            self.guard.to_kernel(fds=False)  # the kernel's own functions back
+            self.imports.request = None
             self.forks.leave_if_forked()  # a forked child that came back: it ends here
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            self.guard.check_fds()  # (ChannelLost: the run cannot reply any more)
+
+    def _observed(self, value: Any) -> dict[str, Any]:
+        """`value` observed with the kernel's own functions (a lesson that replaced
+        `isinstance` still gets its values seen as they are)."""
+        return self._as_kernel(lambda: self.observer.observe(value))
+
+    def _as_kernel(self, fn: Any) -> Any:
+        """`fn()` (kernel code, amid lesson code) with the kernel's own functions."""
+        self.guard.to_kernel(fds=False)
+        try:
+            return fn()
+        finally:
+            self.guard.to_lesson()
 
     def _outputs(self) -> tuple[str, str]:
         err = self.stderr.take()
-        if self.fd_capture is not None:
-            size = os.lseek(self.fd_capture, 0, os.SEEK_END)
-            if size:
-                os.lseek(self.fd_capture, 0, os.SEEK_SET)
-                raw = os.read(self.fd_capture, STDOUT_CAP)
-                os.ftruncate(self.fd_capture, 0)
-                os.lseek(self.fd_capture, 0, os.SEEK_SET)
-                err += raw.decode("utf-8", "replace")
+        fd = self.fd_capture
+        if fd is not None and self.guard.fd_lost(fd):
+            self.fd_capture = None
+            err += ("\n[tutor: the lesson's code closed the kernel's capture of fd 1 and 2 "
+                    f"(fd {fd}): what C code and child processes write there is lost]")
+        elif fd is not None:
+            try:
+                size = os.lseek(fd, 0, os.SEEK_END)
+                if size:
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    raw = os.read(fd, STDOUT_CAP)
+                    os.ftruncate(fd, 0)
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    err += raw.decode("utf-8", "replace")
+            except OSError as exc:  # (not one of ours any more, and no copy was made)
+                err += f"\n[tutor: the output written to fd 1 and 2 could not be read: {exc}]"
         return self.stdout.take(), err
 
     def _error(self, exc: BaseException) -> dict[str, Any]:
@@ -290,6 +386,16 @@ class LessonSession:
         if isinstance(exc, KeyboardInterrupt) and self.interrupted:
             out["message"] = "interrupted"
         return out
+
+    def _kernel_fault(self) -> str | None:
+        """What the lesson's code did to the kernel around it, that the run must answer
+        for (the client ends the run with this message): it stopped the zygote, which
+        the tutor then kills and restarts.  Charged here, to the lesson whose code ran,
+        not to the next lesson, which would find the zygote unable to answer."""
+        if self.zygote is None or not being_stopped(self.zygote):
+            return None
+        return (f"the lesson's code stopped the kernel process (pid {self.zygote}, with "
+                "SIGSTOP or the like), so its run was ended and the kernel is restarted")
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -329,7 +435,7 @@ class LessonSession:
                 value = eval(compile(expect, "<expect>", "eval"), self.namespace)
                 # an exception prompt asks what evaluating `expect` raised: nothing
                 result["obs"] = ({"type": "none"} if kind == "exception"
-                                 else self.observer.observe(value))
+                                 else self._observed(value))
 
         failure = self._execute(evaluate)
         self._outputs()  # output of evaluating an expectation is not the step's
@@ -353,7 +459,8 @@ class LessonSession:
                 value = eval(compile(ast.Expression(last.value), name, "eval"), self.namespace)
                 if value is not None:
                     self.namespace["_"] = value
-                    result["value"] = obs.safe_repr(value, limit=MAX_REPL_VALUE)
+                    result["value"] = self._as_kernel(
+                        lambda: obs.safe_repr(value, limit=MAX_REPL_VALUE))
 
         error = self._execute(run)
         stdout, stderr = self._outputs()
@@ -365,7 +472,7 @@ class LessonSession:
 
         def evaluate() -> None:
             value = eval(compile(req["expr"], "<observe>", "eval"), self.namespace)
-            result["observation"] = self.observer.observe(value)
+            result["observation"] = self._observed(value)
 
         error = self._execute(evaluate)
         self._outputs()
@@ -383,11 +490,14 @@ class LessonSession:
             value = (eval(compile(expr, "<inspect>", "eval"), self.namespace)
                      if expr else None)
             if what == "graph" and expr:
-                result["picture"] = look.graph(value, expr, self.namespace, self.observer)
+                result["picture"] = self._as_kernel(
+                    lambda: look.graph(value, expr, self.namespace, self.observer))
             elif what == "tree" and expr:
-                result["picture"] = look.tree(value, expr, self.namespace)
+                result["picture"] = self._as_kernel(
+                    lambda: look.tree(value, expr, self.namespace))
             elif what == "storage":
-                result["picture"] = look.storage(self.namespace, self.observer, value, expr)
+                result["picture"] = self._as_kernel(
+                    lambda: look.storage(self.namespace, self.observer, value, expr))
             else:
                 raise look.InspectError(f"inspect: cannot draw {what!r} of {expr!r}")
 
@@ -404,12 +514,19 @@ class LessonSession:
         while True:
             try:
                 req = self.channel.recv()
-            except ChannelClosed:
+            except ChannelGarbled:
                 return
+            except ChannelClosed:
+                if self.guard.check_fds():  # (ChannelLost if the lesson's code took it)
+                    continue  # restored from the kernel's copy: listen again
+                return  # the tutor closed it
+            self.guard.to_kernel()  # (a lesson's thread may have replaced something)
             op = req.get("op")
             if op == "bye":
                 return
             self.interrupted = False
+            req_id = req.get("id")
+            self.request_id = req_id if type(req_id) is int else None
             reply: dict[str, Any] = {"id": req.get("id"), "ok": True}
             try:
                 handler = handlers[str(op)]
@@ -421,14 +538,25 @@ class LessonSession:
                          "error": {**obs.exception(exc), "traceback": "".join(
                              traceback.format_exception_only(type(exc), exc))},
                          "observations": []}
+            except ChannelLost:
+                raise
             except BaseException as exc:  # noqa: B036 - report, never die silently
+                self.guard.to_kernel(fds=False)
+                broke = self.guard.describe()
                 reply = {"id": req.get("id"), "ok": False,
-                         "error": f"{type(exc).__name__}: {exc}"}
+                         "error": f"the kernel's code failed in the lesson's process "
+                                  f"({type(exc).__name__}: {exc})"
+                                  + (f"; the lesson's code {broke}" if broke else "")}
             self.forks.leave_if_forked()  # (a fork that bypassed os.fork: never reply from it)
+            fault = self._kernel_fault()
+            if fault:
+                reply["fault"] = fault
+            self.guard.check_fds()
             self.forks.mark_done(req.get("id"))
             try:
                 self.channel.send(reply)
             except ChannelClosed:
+                self.guard.check_fds()
                 return
             except (ValueError, TypeError) as exc:  # too large or unencodable
                 self.channel.send({"id": req.get("id"), "ok": False,
@@ -460,7 +588,11 @@ def private_stdio(workdir: str) -> int:
     return capture
 
 
-def serve_run(channel: Channel, capture: int, limits: dict[str, Any]) -> None:
-    """Serve one lesson run's requests until `bye` (or the channel closes)."""
+def serve_run(channel: Channel, capture: int, limits: dict[str, Any], *,
+              zygote: int | None = None) -> None:
+    """Serve one lesson run's requests until `bye` (or the channel closes).  `zygote`:
+    the pid of the zygote that forked this run (fork mode), watched for what the
+    lesson's code does to it."""
     cpu = limits.get("cpu_seconds", CPU_SECONDS)
-    LessonSession(channel, fd_capture=capture, cpu_seconds=float(cpu) if cpu else None).serve()
+    LessonSession(channel, fd_capture=capture, cpu_seconds=float(cpu) if cpu else None,
+                  zygote=zygote).serve()

@@ -26,6 +26,7 @@ from tutor.kernel import launch
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelTimeout
 from tutor.kernel.cleanup import remove_tree
 from tutor.kernel.client import KernelDead, KernelError, Session
+from tutor.kernel.liveness import HANG_AFTER, PING_EVERY, process_state
 from tutor.kernel.replies import BadReply, check_kernel_info, need_int
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ POOL_SIZE = 2  # CPU workers kept ready in spawn mode
 CUDA_POOL_SIZE = 1  # CUDA workers kept ready once a CUDA run was asked for
 HISTORY = 256  # pids of recent workers remembered (for tests and diagnostics)
 SIGNALS = os.name == "posix"  # a signal can interrupt or kill one process (and its group)
+STOPPED = "was stopped (by SIGSTOP, or a debugger)"
 
 
 class SpawnedSession(Session):
@@ -95,6 +97,25 @@ class Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def unfit(self) -> str | None:
+        """Why this idle worker must not be handed out (None: it answers).  A lesson can
+        stop or kill the pool's workers (they are its siblings): a stopped one is seen
+        in /proc at once, a hung one does not answer a ping within HANG_AFTER."""
+        if not self.alive():
+            return "had ended"
+        if process_state(self.proc.pid) in ("T", "t"):
+            return STOPPED
+        try:
+            self.channel.send({"op": "ping", "seq": 1})
+            pong = self.channel.recv(HANG_AFTER)
+        except ChannelTimeout:
+            return f"stopped answering (no reply for {HANG_AFTER:g} s: hung)"
+        except ChannelClosed:
+            return "had ended"
+        if pong.get("event") != "pong":
+            return "answered a ping with something else"
+        return None
+
     def write_lifeline(self, data: bytes) -> None:
         try:
             if self.proc.stdin is not None:
@@ -119,6 +140,10 @@ class Worker:
         except OSError:
             pass
         self.proc.wait()
+
+
+class _Stopped(Exception):
+    """A worker was stopped (SIGSTOP) before it said hello."""
 
 
 class StartFailed(KernelError):
@@ -185,6 +210,15 @@ class Pool:
             self.spawner.started_well(self, hello)
 
     def take(self, timeout: float) -> Worker:
+        """An idle worker that answers (a stopped, hung or dead one is replaced)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            worker = self._take(max(0.0, deadline - time.monotonic()))
+            if worker.unfit() is None:
+                return worker
+            worker.discard()  # (a lesson stopped or killed it: its replacement is starting)
+
+    def _take(self, timeout: float) -> Worker:
         deadline = time.monotonic() + timeout
         with self.cond:
             while True:
@@ -277,7 +311,13 @@ class Spawner:
             self.history.append(proc.pid)
             self.starting.add(proc.pid)
         try:
-            hello = channel.recv(timeout)
+            hello = self._hello(proc, channel, timeout)
+        except _Stopped:
+            channel.close()
+            proc.kill()
+            proc.wait()
+            raise StartFailed(f"a lesson process {STOPPED} while it started, so it was "
+                              "killed and replaced") from None
         except (ChannelClosed, ChannelTimeout):
             channel.close()
             try:
@@ -305,6 +345,21 @@ class Spawner:
             proc.wait()
             raise StartFailed(f"the lesson's process did not start properly: {exc}") from None
         return Worker(proc, channel, {k: v for k, v in hello.items() if k != "event"})
+
+    @staticmethod
+    def _hello(proc: subprocess.Popen[bytes], channel: Channel,
+               timeout: float) -> dict[str, Any]:
+        """The worker's first message, looking every PING_EVERY s whether it was stopped
+        (a lesson can stop its sibling workers while they import torch)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return channel.recv(min(PING_EVERY, max(0.0, deadline - time.monotonic())))
+            except ChannelTimeout:
+                if process_state(proc.pid) in ("T", "t"):
+                    raise _Stopped() from None
+                if time.monotonic() >= deadline:
+                    raise
 
     def _exit(self, code: int | None) -> str:
         from tutor.kernel.client import describe_exit

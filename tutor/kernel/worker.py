@@ -15,9 +15,10 @@ serves exactly one lesson run and exits.  Protocol on its socket (JSON lines):
     -> {"op": "start", "seed": 0, "limits": {"cpu_seconds": 30}, "workdir": "/tmp/tutor-lesson-…"}
     ... then the lesson session's requests (docs/kernel.md), until {"op": "bye"}
 
-Its stdin is a lifeline from the tutor: end of file means the tutor has gone (the
-worker kills what it started and exits, on every platform); a byte `i` is an
-interrupt, for platforms where a signal cannot be sent to one process (Windows).
+Its stdin is a lifeline from the tutor, watched from before the torch import
+(tutor/kernel/lifeline.py): end of file means the tutor has gone (the worker kills
+what it started and exits, on every platform); a byte `i` is an interrupt, for
+platforms where a signal cannot be sent to one process (Windows).
 
 Portable: imports only the standard library and torch; `resource`, `/proc`,
 `prctl` and `setsid` are used where they exist (see tutor/kernel/limits.py).
@@ -31,15 +32,15 @@ import signal
 import socket
 import sys
 import tempfile
-import threading
 from typing import Any
 
 import torch
 
+from tutor.kernel import lifeline, warm
 from tutor.kernel import limits as lim
-from tutor.kernel import warm
 from tutor.kernel.channel import Channel, ChannelClosed
 from tutor.kernel.cleanup import remove_tree
+from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED, ChannelLost
 from tutor.kernel.session import private_stdio, serve_run
 
 TOKEN_ENV = "TUTOR_KERNEL_TOKEN"
@@ -69,27 +70,6 @@ def connect(args: argparse.Namespace) -> socket.socket:
     sock.sendall(os.environ.get(TOKEN_ENV, "").encode() + b"\n")
     os.environ.pop(TOKEN_ENV, None)  # not for lesson code to read
     return sock
-
-
-def watch_lifeline(fd: int) -> None:
-    """Leave when the tutor has gone (EOF on the lifeline); interrupt on b"i"."""
-    import _thread
-
-    def loop() -> None:
-        while True:
-            try:
-                data = os.read(fd, 1)
-            except OSError:
-                data = b""
-            if not data:
-                try:
-                    kill_descendants()
-                finally:
-                    os._exit(0)
-            if data == b"i":
-                _thread.interrupt_main(signal.SIGINT)
-
-    threading.Thread(target=loop, name="tutor-lifeline", daemon=True).start()
 
 
 def planned_limits(cuda: bool) -> dict[str, Any]:
@@ -144,6 +124,8 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
             return 0
         if request.get("op") == "bye":
             return 0
+        if request.get("op") == "ping":  # the pool's look before it hands us out
+            channel.send({"event": "pong", "seq": request.get("seq")})
         if request.get("op") == "start":
             break
     limits = request.get("limits") or {}
@@ -154,8 +136,10 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
         capture = isolate(workdir, limits, cuda=cuda)
         warm.seed_all(int(request.get("seed") or 0), warm=not cuda)
         serve_run(channel, capture, limits)
+    except ChannelLost:  # the lesson's code closed or replaced the channel's descriptors
+        code = EXIT_CHANNEL_LOST
     except BaseException:  # noqa: B036
-        code = 70
+        code = EXIT_KERNEL_FAILED
     finally:
         try:
             kill_descendants()
@@ -179,8 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-optimizers", action="store_true",
                         help="leave the optimizers out of the warm-up (a batch of runs)")
     args = parser.parse_args(argv)
-    lifeline = os.dup(0)
-    watch_lifeline(lifeline)
+    lifeline.on_tutor_gone(kill_descendants)
+    lifeline.guard_worker(lifeline.parent_pid())  # (started by BOOT, before the import)
     sock = connect(args)
     torch.set_num_threads(1)
     hello: dict[str, Any] = {**warm.versions(), "pid": os.getpid(),

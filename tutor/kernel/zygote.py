@@ -59,10 +59,11 @@ if __name__ == "__main__":  # a kernel process: a stray Ctrl-C must not kill the
 
 import torch  # noqa: E402  (after the thread pins above, on purpose)
 
+from tutor.kernel import lifeline, warm  # noqa: E402
 from tutor.kernel import limits as lim  # noqa: E402
-from tutor.kernel import warm  # noqa: E402
 from tutor.kernel.channel import Channel, ChannelClosed  # noqa: E402
 from tutor.kernel.cleanup import remove_tree  # noqa: E402
+from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED, ChannelLost  # noqa: E402
 from tutor.kernel.procs import (  # noqa: E402
     KERNEL_TASK_LIMIT,
     PR_SET_CHILD_SUBREAPER,
@@ -159,9 +160,11 @@ def child_main(sock: socket.socket, workdir: str, request: dict[str, Any], *,
         limits = request.get("limits") or {}
         lim.set_limits(limits, nproc=nproc)
         warm.seed_all(int(request.get("seed") or 0), warm=True)
-        serve_run(Channel(sock), capture, limits)
+        serve_run(Channel(sock), capture, limits, zygote=zygote)
+    except ChannelLost:  # the lesson's code closed or replaced the channel's descriptors
+        code = EXIT_CHANNEL_LOST
     except BaseException:  # noqa: B036
-        code = 70
+        code = EXIT_KERNEL_FAILED
     finally:
         if os.getpid() == me:  # (never in a child the lesson forked that got here)
             try:
@@ -438,7 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     torch.set_num_threads(1)
     signal.signal(signal.SIGTERM, _exit_if_orphaned(parent))
-    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # (armed in BOOT already, before the import)
+    lifeline.stop_watching()  # a parent-polling thread, where prctl is missing: not now
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     _CUDA.update(warm.probe_cuda_in_child())  # never a torch.cuda call in this process
     cuda = bool(_CUDA["cuda"])
