@@ -80,3 +80,17 @@ def test_check_survives_every_fault_and_keeps_results_isolated(tmp_path: Path,
         assert detail and reason in detail[0], (bad, out)
     assert (f"lessons: {len(order) - len(bads)} passed, 0 failed, 0 skipped, "
             f"{len(bads)} errors") in out
+
+
+def test_a_lesson_charged_with_stopping_the_zygote_runs_again_alone() -> None:
+    """With -j 2 the zygote a run finds stopped may have been stopped by the lesson beside
+    it (chaos seed 828943 charged forks-twice with it): such a lesson is re-run alone, where
+    only its own code runs, so that the charge sticks only to the lesson that did it."""
+    from tutor.commands.check import _kernel_died_under
+    from tutor.engine import LessonCheck
+
+    charged = LessonCheck("x/y", "y.yaml", "error",
+                          "step 1 crashed: the lesson's code stopped the kernel process "
+                          "(pid 7, with SIGSTOP or the like), so its run was ended")
+    assert _kernel_died_under(charged)
+    assert not _kernel_died_under(LessonCheck("x/y", "y.yaml", "failed", "Q1: expected 3"))

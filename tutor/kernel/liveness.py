@@ -32,6 +32,11 @@ def process_state(pid: int) -> str | None:
 STOP_SIGNALS = (19, 20, 21, 22)  # SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU (Linux numbers)
 
 
+# in the message of a run whose code stopped the zygote (session.py): `tutor check -j N`
+# runs such a lesson again alone, since a lesson beside it may have done the stopping
+ZYGOTE_STOPPED = "stopped the kernel process"
+
+
 def being_stopped(pid: int) -> bool:
     """`pid` is stopped (state T or t), or a stop signal is pending for it (it will be
     as soon as it runs).  False where /proc cannot tell (not Linux)."""

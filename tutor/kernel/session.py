@@ -36,7 +36,7 @@ from tutor.kernel.guard import ChannelLost, Guard
 from tutor.kernel.guard import setprofile as unprofile_now
 from tutor.kernel.guard import settrace as untrace_now
 from tutor.kernel.limits import CPU_SECONDS
-from tutor.kernel.liveness import being_stopped
+from tutor.kernel.liveness import ZYGOTE_STOPPED, being_stopped
 
 try:
     import resource
@@ -394,7 +394,7 @@ class LessonSession:
         not to the next lesson, which would find the zygote unable to answer."""
         if self.zygote is None or not being_stopped(self.zygote):
             return None
-        return (f"the lesson's code stopped the kernel process (pid {self.zygote}, with "
+        return (f"the lesson's code {ZYGOTE_STOPPED} (pid {self.zygote}, with "
                 "SIGSTOP or the like), so its run was ended and the kernel is restarted")
 
     # ------------------------------------------------------------------ requests
