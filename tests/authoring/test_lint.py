@@ -280,3 +280,25 @@ def test_a_lesson_that_does_not_load_gets_no_misleading_pack_warning(tmp_path):
     messages = [p.message for p in report.problems]
     assert any("grads.yaml" in p.file for p in report.errors), messages
     assert not any("names no lesson" in m for m in messages), messages
+
+
+def test_a_power_written_in_prose_is_reported_where_it_would_turn_bold(tmp_path: Path):
+    """`2**16 = 65536 and 2**17` in a hint showed "216 = 65536 and 217" (a fresh read of the
+    floating-point pack): Markdown pairs the stars. Backticks, or a single `**`, are fine."""
+    from tutor.markup import plain_inline
+
+    shown = "70000 lies between 2**16 = 65536 and 2**17"
+    assert plain_inline(shown) == "70000 lies between 216 = 65536 and 217"  # the defect
+    path = tmp_path / "power.yaml"
+    path.write_text(
+        "id: t/power\ntitle: T\ntopic: t\nsteps:\n  - code: x = 70000\n    predict:\n"
+        "      - ask: What is x?\n        kind: number\n        expect: x\n"
+        "        answer: '70000'\n"
+        f"        hint: '{shown}'\n"
+        "        explain: 'In backticks `2**16` and `2**17` are code; 2**20 alone stays.'\n",
+        encoding="utf-8")
+    report = lint_paths([path], with_known=False)
+    hits = [p for p in report.problems if "writes a power" in p.message]
+    assert [p.path for p in hits] == ["steps[0].predict[0].hint"]
+    assert hits[0].severity == "warning" and "backticks" in hits[0].message
+    assert report.strict().errors != []

@@ -308,7 +308,49 @@ def check_show(f: LintedFile) -> list[Problem]:
     return out
 
 
-RULES = (check_answers, check_missing, check_unreachable, check_show, check_foreseen)
+# `2**16` in prose: Markdown reads the two stars as the start or end of bold text, so the
+# screen shows "216" (and bolds whatever lies up to the next pair); inside backticks it is code
+_POWER = re.compile(r"(?<=[\w)\]])\*\*(?=[\w(\-])")
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def _prose(f: LintedFile) -> list[tuple[str, str]]:
+    """Every text the learner reads as Markdown, with its path in the file."""
+    assert f.lesson is not None
+    lesson = f.lesson
+    out = [("title", lesson.title), ("intro", lesson.intro)]
+    for step in lesson.steps:
+        if step.explain:
+            out.append((f"steps[{step.index}].explain", step.explain))
+    for step, prompt in lesson.prompts:
+        base = _prompt_path(step, prompt)
+        out += [(f"{base}.ask", prompt.ask), (f"{base}.hint", prompt.hint or ""),
+                (f"{base}.explain", prompt.explain or "")]
+        out += [(f"{base}.choices[{i}]", c) for i, c in enumerate(prompt.choices)]
+        out += [(f"{base}.feedback.{key}", text) for key, text in prompt.feedback]
+    return out
+
+
+def check_powers(f: LintedFile) -> list[Problem]:
+    """Rule `power` (a warning): `2**16` written in prose outside backticks where another
+    `**` in the same text pairs with it, so that the screen shows bold text ("216")
+    instead of the power."""
+    out = []
+    for path, text in _prose(f):
+        bare = _CODE_SPAN.sub("", text)
+        m = _POWER.search(bare)
+        if m and bare.count("**") >= 2:  # (one pair of stars is enough to make bold)
+            start = max(0, m.start() - 12)
+            shown = bare[start:m.end() + 12].strip()
+            out.append(_problem(
+                f, path, f"'{shown}' writes a power with `**` outside backticks: the screen "
+                "reads the stars as bold and shows the digits run together. Put the "
+                "expression in backticks (`2**16`) or write 2^16.", WARNING))
+    return out
+
+
+RULES = (check_answers, check_missing, check_unreachable, check_show, check_foreseen,
+         check_powers)
 
 
 def lint_lesson_file(path: Path) -> LintedFile:
