@@ -70,6 +70,11 @@ def test_a_question_with_unmet_requires_is_skipped_with_the_reason(kernel: Kerne
     assert problems == ["", f"this question is skipped here: it needs torch >=99, this "
                         f"kernel has torch {torch}"]
     assert flow.tally().answered == 1
+    # the skipped question is no question left open ("1 not answered" before)
+    tally = flow.tally()
+    assert (tally.total, tally.skipped) == (1, 1)
+    assert tally.text().endswith("of 1 right, 1 revealed, 1 skipped here")  # (_play reveals)
+    assert "not answered" not in tally.text()
 
 
 @pytest.fixture

@@ -90,7 +90,8 @@ class Tally:
     incorrect: int = 0
     revealed: int = 0
     answered: int = 0  # questions with an answer (possibly from a sitting without records)
-    total: int = 0  # questions asked in the lesson (or in the flow's `only`)
+    total: int = 0  # questions asked in the lesson (or in the flow's `only`), skipped ones not
+    skipped: int = 0  # questions not asked here (`requires:` unmet, or the lesson broke)
 
     def text(self) -> str:
         """'3 of 4 right, 1 revealed' (and how many are still open)."""
@@ -101,6 +102,8 @@ class Tally:
             parts.append(f"{self.incorrect} wrong")
         if self.revealed:
             parts.append(f"{self.revealed} revealed")
+        if self.skipped:
+            parts.append(f"{self.skipped} skipped here")
         open_ = self.total - self.answered
         return ", ".join(parts) + (f"; {open_} not answered" if open_ > 0 else "")
 
@@ -143,6 +146,7 @@ class LessonFlow:
         self.asked = [pos for pos in self.stops if self._prompt_at(pos) is not None]
         self.outcome: StepOutcome | None = None  # the current step's, once it has run
         self.states: dict[Position, PromptState] = {}
+        self.skipped: set[Position] = set()  # questions not asked here (see `problem`)
         for attempt in history:
             if attempt.lesson == lesson.id and attempt.verdict in OUTCOMES:
                 state = self.states.setdefault((attempt.step, attempt.prompt), PromptState())
@@ -262,7 +266,10 @@ class LessonFlow:
         an earlier one).  Nothing answered to it counts (`judge`, `reveal`)."""
         if self.outcome is None or self.prompt is None:
             return None
-        return self.outcome.learner_problem(self.prompt)
+        why = self.outcome.learner_problem(self.prompt)
+        if why:
+            self.skipped.add(self.position)  # (left out of the tally's total)
+        return why
 
     def hint(self) -> str | None:
         """The current question's hint (counted), or None when it has none."""
@@ -361,12 +368,14 @@ class LessonFlow:
 
     def tally(self) -> Tally:
         count = dict.fromkeys(OUTCOMES, 0)
-        answered = 0
+        answered = skipped = 0
         for pos in self.asked:
             state = self.states.get(pos)
             if state is None or not state.answered:
+                skipped += pos in self.skipped
                 continue
             answered += 1
             if state.outcome in count:
                 count[state.outcome] += 1
-        return Tally(answered=answered, total=len(self.asked), **count)
+        return Tally(answered=answered, total=len(self.asked) - skipped, skipped=skipped,
+                     **count)
