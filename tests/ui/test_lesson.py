@@ -200,6 +200,21 @@ async def test_the_list_entry_previews_items_only_once_typing(kernel, make_app) 
         assert screen.query_one("#text-entry", Input).value == "a, b"
 
 
+def record_frames(app, frames: list[str]) -> None:
+    """Append to `frames` the text of every frame the compositor draws of a lesson
+    screen (what a terminal would show, torn frames included)."""
+    original = app._display
+
+    def display(shown_screen, update) -> None:
+        original(shown_screen, update)
+        if isinstance(shown_screen, LessonScreen):
+            full = shown_screen._compositor.render_update(full=True)
+            frames.append("\n".join("".join(s.text for s in strip)
+                                    for strip in full.strips))
+
+    app._display = display
+
+
 async def test_a_question_never_shows_before_its_steps_code(kernel, make_app) -> None:
     """Every frame painted on the way to a new step's question shows that step's code
     with it: a learner saw step 2's question (y/n live) for ~0.4 s under step 1's code
@@ -211,16 +226,7 @@ async def test_a_question_never_shows_before_its_steps_code(kernel, make_app) ->
     # short enough that the verdict before scrolls the earlier code off the top
     async with app.run_test(size=(80, 16)) as pilot:
         screen = await open_first_lesson(pilot)
-        original = app._display
-
-        def display(shown_screen, update) -> None:
-            original(shown_screen, update)
-            if isinstance(shown_screen, LessonScreen):
-                full = shown_screen._compositor.render_update(full=True)
-                frames.append("\n".join("".join(s.text for s in strip)
-                                        for strip in full.strips))
-
-        app._display = display
+        record_frames(app, frames)
         await answer(pilot, "12")
         await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 1")
         await pilot.press("n")
@@ -251,16 +257,7 @@ async def test_a_new_question_shows_with_its_entry_in_view(kernel, make_app) -> 
     frames: list[str] = []
     async with app.run_test(size=(60, 14)) as pilot:
         screen = await open_first_lesson(pilot)
-        original = app._display
-
-        def display(shown_screen, update) -> None:
-            original(shown_screen, update)
-            if isinstance(shown_screen, LessonScreen):
-                full = shown_screen._compositor.render_update(full=True)
-                frames.append("\n".join("".join(s.text for s in strip)
-                                        for strip in full.strips))
-
-        app._display = display
+        record_frames(app, frames)
         await answer(pilot, "12")
         await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 1")
         await pilot.press("n")
