@@ -215,16 +215,13 @@ def record_frames(app, frames: list[str]) -> None:
     app._display = display
 
 
-async def test_a_question_never_shows_before_its_steps_code(kernel, make_app) -> None:
-    """Every frame painted on the way to a new step's question shows that step's code
-    with it: a learner saw step 2's question (y/n live) for ~0.4 s under step 1's code
-    (learner report, issue 28). Frames are read from what the compositor drew."""
+async def frames_into_step_two(app, size: tuple[int, int]) -> list[str]:
+    """Answer the fixture lesson's two step-1 questions, go on to step 2 and return every
+    frame drawn from that key press until step 2's question has been asked a moment."""
     from ui_helpers import answer
 
-    app = make_app(kernel)
     frames: list[str] = []
-    # short enough that the verdict before scrolls the earlier code off the top
-    async with app.run_test(size=(80, 16)) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await open_first_lesson(pilot)
         record_frames(app, frames)
         await answer(pilot, "12")
@@ -238,6 +235,15 @@ async def test_a_question_never_shows_before_its_steps_code(kernel, make_app) ->
         await wait_for(pilot, lambda: screen.mode == "asking" and screen.flow.step_index == 1,
                        what="step 2's question")
         await pilot.pause(0.3)
+    return frames
+
+
+async def test_a_question_never_shows_before_its_steps_code(kernel, make_app) -> None:
+    """Every frame painted on the way to a new step's question shows that step's code
+    with it: a learner saw step 2's question (y/n live) for ~0.4 s under step 1's code
+    (learner report, issue 28). Frames are read from what the compositor drew."""
+    # short enough that the verdict before scrolls the earlier code off the top
+    frames = await frames_into_step_two(make_app(kernel), (80, 16))
     asked = [f for f in frames if "Do y and z share memory?" in f]
     assert asked, frames
     for frame in asked:
@@ -251,24 +257,7 @@ async def test_a_new_question_shows_with_its_entry_in_view(kernel, make_app) -> 
     on a loaded machine) until the view scrolled: the view now stays scrolled to the end
     while a question is asked, in the same frame as the layout. Every frame that shows
     the question shows it where it stays, its entry in view."""
-    from ui_helpers import answer
-
-    app = make_app(kernel)
-    frames: list[str] = []
-    async with app.run_test(size=(60, 14)) as pilot:
-        screen = await open_first_lesson(pilot)
-        record_frames(app, frames)
-        await answer(pilot, "12")
-        await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 1")
-        await pilot.press("n")
-        await wait_for(pilot, lambda: screen.mode == "asking", what="question 2")
-        await answer(pilot, "a, b, c")
-        await wait_for(pilot, lambda: screen.mode == "judged", what="verdict 2")
-        frames.clear()
-        await pilot.press("n")
-        await wait_for(pilot, lambda: screen.mode == "asking" and screen.flow.step_index == 1,
-                       what="step 2's question")
-        await pilot.pause(0.3)
+    frames = await frames_into_step_two(make_app(kernel), (60, 14))
     # (the top bar and the footer may change, and the step's header may still say
     # "running…" for a frame on a loaded machine; where the body's lines are may not)
     asked = [[line.replace("  · running…", "").rstrip() for line in f.splitlines()[1:-1]]
