@@ -96,6 +96,7 @@ def test_a_step_that_floods_output_says_why_it_stopped(kernel: Kernel, tmp_path:
         outcome = run.run_step(lesson.steps[0])
     assert outcome.failure == ("step 1 was stopped: OutputLimitExceeded: "
                                "the code printed more than 64 MB")
+    assert outcome.failure_kind == "interrupted"
 
 
 def test_a_choice_whose_expect_raises_is_judged_not_broken(kernel: Kernel,

@@ -11,17 +11,31 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, cast
 
 from tutor.judge import REGISTRY, Status, Verdict, display, judge
 from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
+from tutor.kernel.wire import KERNEL_FAILURES, FailureKind, KernelInfo, Observation
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
 from tutor.lesson.requires import unmet_prompt, unmet_requirement, unmet_variant
 from tutor.lesson.vary import describe, variants_of
 from tutor.markup import plain_inline
 from tutor.safetext import shorten
+
+# What kind of failure stopped a step: the kernel's kinds (tutor/kernel/wire.py), or
+# `setup` (the pack's setup code raised, or is broken) and `interrupted` (the step's
+# code was stopped: an interrupt, or output without end).  Callers branch on it;
+# `StepOutcome.failure` is the same failure in words, for a person.
+StepFailure = FailureKind | Literal["setup", "interrupted"]
+
+
+def kernel_broke(kind: StepFailure | None) -> bool:
+    """A failure that says nothing about the lesson's own code: the kernel under the
+    run died or was stopped (perhaps by a lesson running beside it), or no run could
+    be started (`tutor check -j N` runs such a lesson again, alone)."""
+    return kind in KERNEL_FAILURES
 
 
 @dataclass
@@ -31,11 +45,12 @@ class StepOutcome:
     step: Step
     stdout: str = ""
     stderr: str = ""
-    error: dict[str, Any] | None = None  # the exception the step's code raised, if any
-    observations: list[dict[str, Any]] = field(default_factory=list)
+    error: Observation | None = None  # the exception the step's code raised, if any
+    observations: list[Observation] = field(default_factory=list)
     failure: str | None = None  # the run itself failed: timeout, crash, dead kernel
+    failure_kind: StepFailure | None = None  # which (set with `failure` by LessonRun)
     seconds: float = 0.0
-    kernel: dict[str, Any] = field(default_factory=dict)  # what the kernel said of itself
+    kernel: KernelInfo = field(default_factory=KernelInfo)  # what the kernel said of itself
     earlier_fault: str | None = None  # an earlier step of the run broke (`fault`)
     variant_skip: str | None = None  # the run's variant needs what this kernel lacks
 
@@ -84,8 +99,11 @@ class StepOutcome:
         return self.error is not None and not asks
 
     def live(self, prompt: Prompt) -> dict[str, Any] | None:
+        """The prompt's live value, as the judge reads it: a plain dict (the judge reads
+        every key defensively, tutor/judge/base/obs.py), checked by the kernel client
+        against its schema (`Observation`, tutor/kernel/wire.py) before it got here."""
         if prompt.index < len(self.observations):
-            return self.observations[prompt.index]
+            return cast("dict[str, Any]", self.observations[prompt.index])
         return None
 
     def lesson_problem(self, prompt: Prompt) -> str | None:
@@ -126,6 +144,7 @@ class LessonRun:
         self.session: Session | None = None
         self.outcomes: list[StepOutcome] = []
         self.setup_failure: str | None = None  # the pack's setup code failed in this session
+        self.setup_failure_kind: StepFailure | None = None
 
     def open(self) -> Session:
         """The run's session; a new one runs the pack's setup code first."""
@@ -133,7 +152,8 @@ class LessonRun:
             self.session = self.kernel.open_session(seed=self.lesson.seed,
                                                     cuda=self.lesson.requires.cuda)
             self.outcomes = []
-            self.setup_failure = run_setup(self.session, self.lesson.setup, self.timeout)
+            failed = run_setup(self.session, self.lesson.setup, self.timeout)
+            self.setup_failure, self.setup_failure_kind = failed or (None, None)
         return self.session
 
     def run_step(self, step: Step) -> StepOutcome:
@@ -143,13 +163,13 @@ class LessonRun:
             raise ValueError(f"step {step.index + 1} cannot run before step "
                              f"{len(self.outcomes) + 1}")
         started = time.monotonic()
-        outcome = StepOutcome(step, kernel=dict(getattr(self.kernel, "info", None) or {}))
+        outcome = StepOutcome(step, kernel=KernelInfo(**(getattr(self.kernel, "info", None) or {})))
         outcome.earlier_fault = next((o.earlier_fault or o.fault() for o in self.outcomes
                                       if o.earlier_fault or o.unexpected_error), None)
         outcome.variant_skip = unmet_variant(self.lesson, outcome.kernel) if outcome.kernel \
             else None
         if self.setup_failure:
-            outcome.failure = self.setup_failure
+            outcome.failure, outcome.failure_kind = self.setup_failure, self.setup_failure_kind
             self.outcomes.append(outcome)
             return outcome
         try:
@@ -162,10 +182,13 @@ class LessonRun:
         except StepTimeout as exc:
             outcome.failure = (f"step {step.index + 1} timed out: {exc} (if it needs longer, "
                                "raise the lesson's `timeout:`)")
+            outcome.failure_kind = exc.kind
         except SessionDied as exc:
             outcome.failure = f"step {step.index + 1} crashed: {exc}"
+            outcome.failure_kind = exc.kind
         except KernelError as exc:
             outcome.failure = f"step {step.index + 1} could not run: {exc}"
+            outcome.failure_kind = exc.kind
         else:
             outcome.stdout = reply.get("stdout", "")
             outcome.stderr = reply.get("stderr", "")
@@ -175,6 +198,7 @@ class LessonRun:
                 err = outcome.error or {}
                 why = err.get("message") or "interrupted"
                 outcome.failure = f"step {step.index + 1} was stopped: {err.get('name')}: {why}"
+                outcome.failure_kind = "interrupted"
         outcome.seconds = time.monotonic() - started
         self.outcomes.append(outcome)
         return outcome
@@ -212,20 +236,22 @@ class LessonRun:
 SETUP_LABEL = "<pack setup>"  # the file name tracebacks show for a pack's setup code
 
 
-def run_setup(session: Session, setup: Setup | None, timeout: float) -> str | None:
-    """Run a pack's shared setup code in a fresh session; why it failed, or None."""
+def run_setup(session: Session, setup: Setup | None,
+              timeout: float) -> tuple[str, StepFailure] | None:
+    """Run a pack's shared setup code in a fresh session; why it failed (in words, and
+    its kind: `setup` when the code raised or is broken, else the kernel's), or None."""
     if setup is None:
         return None
     if setup.problem:
-        return setup.problem
+        return setup.problem, "setup"
     where = f"{display_name(setup.file)}:{setup.line}"
     try:
         reply = session.request("run", timeout, code=setup.code, step=0, prompts=[],
                                 label=SETUP_LABEL)
     except StepTimeout as exc:
-        return f"the pack's setup ({where}) timed out: {exc}"
+        return f"the pack's setup ({where}) timed out: {exc}", exc.kind
     except KernelError as exc:
-        return f"the pack's setup ({where}) could not run: {exc}"
+        return f"the pack's setup ({where}) could not run: {exc}", exc.kind
     err = reply.get("error")
     if not err:
         return None
@@ -233,7 +259,7 @@ def run_setup(session: Session, setup: Setup | None, timeout: float) -> str | No
     if lines:
         where = f"{display_name(setup.file)}:{setup.file_line(int(lines[-1]))}"
     return (f"the pack's setup ({where}) raised {err.get('name')}: {err.get('message')} "
-            "(the `setup:` code in pack.yaml runs before every lesson of the pack)")
+            "(the `setup:` code in pack.yaml runs before every lesson of the pack)"), "setup"
 
 
 VERDICT_CHARS, VERDICT_LINES = 1_000, 12  # of the live value a verdict quotes
@@ -352,6 +378,8 @@ class LessonCheck:
     file: str
     status: str  # passed, failed, skipped, error
     reason: str = ""
+    # status error: the kind of failure (None when the lesson's own code raised)
+    failure_kind: StepFailure | None = None
     prompts: list[PromptCheck] = field(default_factory=list)
     seconds: float = 0.0
     line: int = 1
@@ -466,6 +494,7 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
         out.prompts += check.prompts
         if check.status in ("skipped", "error") and out.status == "passed":
             out.status, out.line = check.status, check.line
+            out.failure_kind = check.failure_kind
             out.reason = check.reason if check.status == "skipped" else f"with {values}: " \
                 f"{check.reason}"
         if check.status == "skipped":
@@ -484,7 +513,8 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
     try:
         info = kernel.wait_ready()
     except KernelError as exc:
-        return LessonCheck(lesson.id, str(lesson.file), "error", f"kernel: {exc}")
+        return LessonCheck(lesson.id, str(lesson.file), "error", f"kernel: {exc}",
+                           failure_kind=exc.kind)
     why = unmet_requirement(lesson, info) or unmet_variant(lesson, info)
     if why:
         return LessonCheck(lesson.id, str(lesson.file), "skipped", why)
@@ -495,6 +525,7 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                 outcome = run.run_step(step)
                 if outcome.failure or (outcome.unexpected_error and not step.prompts):
                     result.status = "error"
+                    result.failure_kind = outcome.failure_kind if outcome.failure else None
                     err = outcome.error or {}
                     result.reason = shorten(outcome.failure or (
                         f"step {step.index + 1} raised {err.get('name')}: {err.get('message')}"
@@ -516,6 +547,7 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                     raised = f"step {step.index + 1} raised {err.get('name')}"
     except KernelError as exc:
         result.status, result.reason = "error", shorten(f"kernel: {exc}")
+        result.failure_kind = exc.kind
     if result.status == "passed" and not all(p.passed for p in result.prompts):
         result.status = "failed"
     result.seconds = time.monotonic() - started

@@ -86,6 +86,7 @@ def test_a_setup_that_raises_is_reported_at_its_line_in_pack_yaml(kernel, pack: 
     assert check.status == "error"
     assert check.reason.startswith(f"the pack's setup ({pack / 'pack.yaml'}:14) raised "
                                    "NameError: name 'undefined_name' is not defined")
+    assert check.failure_kind == "setup"  # the pack's own code, not the kernel: no re-run
 
 
 def test_a_setup_syntax_error_points_at_its_own_line(pack: Path):

@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from kernel_helpers import fork_only
+
+from tutor.kernel import Kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -89,8 +92,31 @@ def test_a_lesson_charged_with_stopping_the_zygote_runs_again_alone() -> None:
     from tutor.commands.check import _kernel_died_under
     from tutor.engine import LessonCheck
 
-    charged = LessonCheck("x/y", "y.yaml", "error",
-                          "step 1 crashed: the lesson's code stopped the kernel process "
-                          "(pid 7, with SIGSTOP or the like), so its run was ended")
+    charged = LessonCheck("x/y", "y.yaml", "error", "step 1 crashed: (any words)",
+                          failure_kind="kernel_stopped")
     assert _kernel_died_under(charged)
     assert not _kernel_died_under(LessonCheck("x/y", "y.yaml", "failed", "Q1: expected 3"))
+    # the kind decides, not the words: a crash of the lesson's own process that quotes
+    # the kernel's messages is still the lesson's own failure
+    assert not _kernel_died_under(LessonCheck(
+        "x/y", "y.yaml", "error", "kernel: ended because the kernel died; stopped the "
+        "kernel process", failure_kind="crashed"))
+
+
+def test_a_lesson_the_kernel_died_under_is_found_by_its_kind_not_its_words(
+        own_kernel: Kernel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tutor check -j N` re-runs, alone, a lesson that the kernel died under: the kernel
+    client says so with a typed value (SessionDied.kind, through StepOutcome and
+    LessonCheck.failure_kind), so rewording the message cannot silently stop it."""
+    from tutor.commands.check import _kernel_died_under
+    from tutor.engine import check_lesson
+    from tutor.kernel import client
+    from tutor.lesson import load_lesson
+
+    fork_only(own_kernel, "there is no zygote to kill (a run's parent is the tutor)")
+    monkeypatch.setattr(client, "KERNEL_DIED", "met its end with the kernel")  # new words
+    write(tmp_path, 0, "bad/zygote", BAD["bad/zygote"][0])
+    check = check_lesson(own_kernel, load_lesson(tmp_path / "00.yaml"))
+    assert check.status == "error" and "met its end with the kernel" in check.reason
+    assert check.failure_kind == "kernel_died"
+    assert _kernel_died_under(check)

@@ -125,8 +125,9 @@ def test_repl_shows_the_last_expression(kernel: Kernel) -> None:
 
 def test_a_timeout_interrupts_and_the_session_survives(kernel: Kernel) -> None:
     with kernel.open_session() as s:
-        with pytest.raises(StepTimeout, match="interrupted"):
+        with pytest.raises(StepTimeout, match="interrupted") as timeout:
             s.run_step("while True: pass", timeout=0.5)
+        assert timeout.value.kind == "timeout"  # (the kind is a value: tutor/kernel/wire.py)
         assert s.alive and s.observe("1 + 1") == {"type": "int", "value": 2}
 
 
@@ -149,8 +150,9 @@ def test_code_that_ignores_interrupts_is_killed(kernel: Kernel) -> None:
 )
 def test_a_dying_lesson_process_is_reported(kernel: Kernel, code: str, reason: str) -> None:
     s = kernel.open_session()
-    with pytest.raises(SessionDied, match=reason):
+    with pytest.raises(SessionDied, match=reason) as died:
         s.run_step(code)
+    assert died.value.kind == "crashed"  # its own process: not the kernel under it
     s.close()
     with kernel.open_session() as fresh:  # the next lesson gets a healthy kernel
         assert fresh.observe("2 * 3")["value"] == 6
@@ -170,9 +172,10 @@ def test_the_kernel_restarts_after_it_dies(own_kernel: Kernel) -> None:
     fork_only(own_kernel, "there is no kernel process to die (a run's parent is the tutor)")
     old = own_kernel.info["pid"]
     with own_kernel.open_session() as s:
-        with pytest.raises(SessionDied):
+        with pytest.raises(SessionDied) as died:
             s.run_step("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
                        "import time; time.sleep(5)")
+    assert died.value.kind == "kernel_died"  # a value to branch on, whatever the words
     with own_kernel.open_session() as s:
         assert s.observe("40 + 2")["value"] == 42
     assert own_kernel.info["pid"] != old
@@ -186,8 +189,9 @@ def test_a_kernel_that_keeps_dying_is_declared_dead() -> None:
         with k.open_session() as s, pytest.raises(SessionDied):
             s.run_step("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
                        "import time; time.sleep(5)")
-        with pytest.raises(KernelDead, match="SIGKILL"):
+        with pytest.raises(KernelDead, match="SIGKILL") as dead:
             k.open_session()
+        assert dead.value.kind == "kernel_dead"
         assert k.status == "dead"
     finally:
         k.shutdown()

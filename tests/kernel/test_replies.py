@@ -108,6 +108,8 @@ def test_deep_and_wide_forgeries_cost_little_and_are_refused() -> None:
     (ok_run(stderr="x" * (2 * caps.STDOUT_CAP + 201)), "stderr is"),
     ({"id": 1, "ok": "yes"}, "ok should be true or false, not a string"),
     ({"id": 1, "ok": False, "error": ["no"]}, "error should be a string"),
+    (ok_run(fault="x", fault_kind="crashed"), "fault_kind is 'crashed', not one of"),
+    (ok_run(fault="x", fault_kind=7), "fault_kind is 7, not one of"),
 ])
 def test_malformed_run_replies_are_refused(reply: dict[str, Any], message: str) -> None:
     with pytest.raises(BadReply) as refused:

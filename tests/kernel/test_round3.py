@@ -114,8 +114,9 @@ def test_a_lesson_that_stops_the_zygote_is_the_one_charged(own_kernel: Kernel) -
     old = own_kernel.info["pid"]
     s = own_kernel.open_session()
     with pytest.raises(SessionDied, match=r"the lesson's code stopped the kernel process "
-                       rf"\(pid {old}, with SIGSTOP or the like\), so its run was ended"):
+                       rf"\(pid {old}, with SIGSTOP or the like\), so its run was ended") as died:
         s.run_step(STOP_THE_ZYGOTE)
+    assert died.value.kind == "kernel_stopped"  # (the reply's `fault_kind`, checked)
     s.close()
     # the next run is innocent: it is not refused, it gets a fresh zygote
     with own_kernel.open_session() as fresh:

@@ -21,10 +21,8 @@ from tutor.commands.common import (
     print_warnings,
     seconds,
 )
-from tutor.engine import LessonCheck, PromptCheck, check_lesson
+from tutor.engine import LessonCheck, PromptCheck, check_lesson, kernel_broke
 from tutor.kernel import Kernel, KernelError
-from tutor.kernel.client import KERNEL_DIED
-from tutor.kernel.liveness import ZYGOTE_STOPPED
 from tutor.lesson.vary import describe
 from tutor.markup import plural
 from tutor.safetext import json_dumps
@@ -75,10 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _kernel_died_under(check: LessonCheck) -> bool:
     # (a lesson charged with stopping the zygote is run again alone too: with -j N the
     # zygote it found stopped may have been stopped by the lesson running beside it)
-    return check.status == "error" and (
-        KERNEL_DIED in check.reason or ZYGOTE_STOPPED in check.reason
-        or check.reason.startswith("kernel:")
-    )
+    return check.status == "error" and kernel_broke(check.failure_kind)
 
 
 class _Gate:

@@ -13,7 +13,10 @@ import os
 import socket
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_MESSAGE = 32 * 1024 * 1024  # bytes in one message
 
@@ -45,7 +48,7 @@ def _sanitise(value: Any) -> Any:
     return value
 
 
-def encode(message: dict[str, Any]) -> bytes:
+def encode(message: Mapping[str, Any]) -> bytes:
     try:
         data = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except ValueError:
@@ -68,7 +71,7 @@ class Channel:
     def fileno(self) -> int:
         return self.sock.fileno()
 
-    def send(self, message: dict[str, Any], fds: list[int] | None = None) -> None:
+    def send(self, message: Mapping[str, Any], fds: list[int] | None = None) -> None:
         data = encode(message)
         try:
             if fds:

@@ -19,13 +19,28 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from tutor.kernel import launch, modes
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
 from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED
 from tutor.kernel.liveness import PING_EVERY, Liveness
 from tutor.kernel.replies import BadReply, check_control, check_session_reply
+
+if TYPE_CHECKING:
+    from tutor.kernel.wire import (
+        FailureKind,
+        InspectReply,
+        KernelInfo,
+        Observation,
+        ObserveReply,
+        Picture,
+        PromptWire,
+        ReplReply,
+        RunReply,
+        SessionReply,
+        SpawnReply,
+    )
 
 STARTUP_TIMEOUT = 120.0
 INTERRUPT_GRACE = 1.0
@@ -35,30 +50,50 @@ IMPORT_ALLOWANCE = 60.0  # seconds of module loading per request not counted as 
 SPAWN_TRIES = 3  # zygotes asked for one run, when one goes away before the run starts
 
 
-KERNEL_DIED = "ended because the kernel died"  # (in SessionDied messages)
+KERNEL_DIED = "ended because the kernel died"  # (words of a SessionDied of kind kernel_died)
 
 
 class KernelError(RuntimeError):
-    """Something went wrong in the kernel; the message is for the learner."""
+    """Something went wrong in the kernel; the message is for the learner.
+
+    `kind` says what, as a value (tutor/kernel/wire.py, `FailureKind`): callers
+    branch on it, never on the message's words.
+    """
+
+    kind: FailureKind = "kernel_error"
+
+    def __init__(self, message: str = "", kind: FailureKind | None = None):
+        super().__init__(message)
+        if kind is not None:
+            self.kind = kind
 
 
 class KernelDead(KernelError):
     """The kernel process died, or kept dying and will not be restarted."""
 
+    kind: FailureKind = "kernel_dead"
+
 
 class StepTimeout(KernelError):
     """Code ran longer than allowed and was stopped."""
+
+    kind: FailureKind = "timeout"
 
 
 class SessionDied(KernelError):
     """The lesson run's process ended unexpectedly (crash, os._exit, killed).
 
     `exit` is the process's ExitInfo when known (code, signal, and `reason` when the
-    kernel itself stopped the run, e.g. for starting too many processes).
+    kernel itself stopped the run, e.g. for starting too many processes).  `kind`:
+    `crashed` (the run's own process), `kernel_died` (the kernel died under it) or
+    `kernel_stopped` (its code stopped the kernel process).
     """
 
-    def __init__(self, message: str, exit: ExitInfo | None = None):
-        super().__init__(message)
+    kind: FailureKind = "crashed"
+
+    def __init__(self, message: str, exit: ExitInfo | None = None,
+                 kind: FailureKind | None = None):
+        super().__init__(message, kind)
         self.exit = exit
 
 
@@ -134,14 +169,14 @@ class Kernel:
         self.restart_limit = restart_limit
         self.startup_timeout = STARTUP_TIMEOUT
         self.status = "new"
-        self.info: dict[str, Any] = {}
+        self.info: KernelInfo = {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: Channel | None = None
         self.log = tempfile.TemporaryFile()
         self._lock = threading.RLock()
         self._send_lock = threading.Lock()
         self._ready = threading.Event()
-        self._replies: dict[int, dict[str, Any]] = {}
+        self._replies: dict[int, SpawnReply] = {}
         self._exits: dict[int, ExitInfo] = {}
         self._changed = threading.Condition()
         self._ids = itertools.count(1)
@@ -235,7 +270,7 @@ class Kernel:
         self.log.seek(0, os.SEEK_END)
         return tail
 
-    def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> dict[str, Any]:
+    def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> KernelInfo:
         if self.status in ("new", "restarting"):
             self.start()  # (a kernel that died is restarted when it is next needed)
         if not self._ready.wait(timeout):
@@ -246,7 +281,7 @@ class Kernel:
             raise KernelDead("the kernel was shut down")
         return self.info
 
-    def _mark_ready(self, info: dict[str, Any]) -> None:
+    def _mark_ready(self, info: KernelInfo) -> None:
         self._proc_ready = True
         self.info = {**info, "mode": self.mode, "mode_reason": self.mode_reason}
         self.status = "ready"
@@ -257,7 +292,7 @@ class Kernel:
         self.status = "dead"
         self._ready.set()
 
-    def _on_zygote_ready(self, channel: Channel, info: dict[str, Any]) -> None:
+    def _on_zygote_ready(self, channel: Channel, info: KernelInfo) -> None:
         """The zygote imported torch: go on forking, or switch to spawn mode."""
         outcome = modes.after_start(self._mode, info.pop("threads", None))
         if outcome is self._mode:
@@ -279,21 +314,22 @@ class Kernel:
             self._mode = outcome
             self.spawner.start()
 
-    def _worker_started(self, kind: str, hello: dict[str, Any]) -> None:
+    def _worker_started(self, kind: str, hello: KernelInfo) -> None:
         """A spawned worker said hello (spawn.Spawner calls this)."""
         from tutor.kernel.spawn import CPU
 
         with self._lock:
             if kind == CPU and self.mode == "spawn" and not self._proc_ready \
                     and self.status in ("starting", "restarting"):
-                info = dict(hello)
+                info: KernelInfo = {**hello}
                 info["pid"] = None  # no kernel process: every run is its own
                 info.setdefault("cuda", self.info.get("cuda", False))
                 self._mark_ready(info)
             elif kind != CPU:
-                for key in ("cuda_names", "gpu_memory"):
-                    if key in hello:
-                        self.info[key] = hello[key]
+                if "cuda_names" in hello:
+                    self.info["cuda_names"] = hello["cuda_names"]
+                if "gpu_memory" in hello:
+                    self.info["gpu_memory"] = hello["gpu_memory"]
 
     def _worker_failed(self, kind: str, error: Exception, *, fatal: bool) -> None:
         from tutor.kernel.spawn import CPU
@@ -323,7 +359,8 @@ class Kernel:
                 why = f"sent a malformed message ({exc})"
                 break
             if msg.get("event") == "ready":
-                self._on_zygote_ready(channel, {k: v for k, v in msg.items() if k != "event"})
+                self._on_zygote_ready(channel, cast("KernelInfo", {
+                    k: v for k, v in msg.items() if k != "event"}))
                 continue
             with self._changed:
                 if msg.get("event") == "exit":
@@ -334,7 +371,7 @@ class Kernel:
                 elif "id" in msg:
                     if msg.get("ok"):
                         msg["fd"] = channel.fds.popleft() if channel.fds else None
-                    self._replies[msg["id"]] = msg
+                    self._replies[msg["id"]] = cast("SpawnReply", msg)
                 self._changed.notify_all()
         if why is not None:  # alive but useless: stopped, hung, or talking nonsense
             kill_tree(proc.pid)
@@ -433,7 +470,8 @@ class Kernel:
         self.wait_ready(timeout)
         if cuda:
             if not self.info.get("cuda"):
-                raise KernelError("this lesson needs a CUDA device, and this kernel has none")
+                raise KernelError("this lesson needs a CUDA device, and this kernel has none",
+                                  "not_started")
             return self.spawner.session("cuda", seed, limits or {}, timeout)
         if self.mode == "spawn":
             return self.spawner.session("cpu", seed, limits or {}, timeout)
@@ -452,11 +490,12 @@ class Kernel:
         if reply is None:
             raise KernelDead(self._failure or "the kernel did not answer")
         if not reply.get("ok") or reply.get("fd") is None:
-            raise KernelError(reply.get("error") or "the kernel could not start a lesson run")
+            raise KernelError(reply.get("error") or "the kernel could not start a lesson run",
+                              "not_started")
         sock = socket.socket(fileno=reply["fd"])
         return Session(self, int(reply["pid"]), Channel(sock))
 
-    def _fork_run(self, seed: int, limits: dict[str, Any]) -> dict[str, Any] | None:
+    def _fork_run(self, seed: int, limits: dict[str, Any]) -> SpawnReply | None:
         """Ask the zygote for a run: its reply, or None when the zygote went away first."""
         req_id = next(self._ids)
         channel = self.channel
@@ -505,7 +544,23 @@ class Session:
         self._imported = 0.0  # seconds of loading not counted against the request's timeout
         self.exit: ExitInfo | None = None
 
-    def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+    @overload
+    def request(self, op: Literal["run"], timeout: float | None = None,
+                **fields: Any) -> RunReply: ...
+    @overload
+    def request(self, op: Literal["repl"], timeout: float | None = None,
+                **fields: Any) -> ReplReply: ...
+    @overload
+    def request(self, op: Literal["observe"], timeout: float | None = None,
+                **fields: Any) -> ObserveReply: ...
+    @overload
+    def request(self, op: Literal["inspect"], timeout: float | None = None,
+                **fields: Any) -> InspectReply: ...
+    @overload
+    def request(self, op: str, timeout: float | None = None,
+                **fields: Any) -> SessionReply: ...
+
+    def request(self, op: str, timeout: float | None = None, **fields: Any) -> SessionReply:
         """Send one request and wait for its reply, enforcing `timeout` (seconds)."""
         with self._lock:
             if not self.alive:
@@ -529,9 +584,12 @@ class Session:
                 self._killed_why = str(reply["fault"])
                 self.kill()
                 self.alive = False
-                raise SessionDied(self._killed_why, self.exit)
+                raise SessionDied(self._killed_why, self.exit,
+                                  reply.get("fault_kind") or "crashed")
             if not reply.get("ok"):
-                raise KernelError(reply.get("error") or "the kernel reported an error")
+                error = cast("dict[str, Any]", reply).get("error")
+                raise KernelError(error if isinstance(error, str) and error
+                                  else "the kernel reported an error")
             return reply
 
     def _failed(self, exc: ChannelClosed | BadReply) -> SessionDied:
@@ -543,10 +601,11 @@ class Session:
         elif isinstance(exc, ChannelGarbled):  # alive, but wrote nonsense
             self._killed_why = f"the lesson's process {exc}, so it was stopped"
             self.kill()
-        why = self._death()
-        return SessionDied(self._killed_why or f"the lesson's process {why}", self.exit)
+        why, kind = self._death()
+        return SessionDied(self._killed_why or f"the lesson's process {why}", self.exit,
+                           "crashed" if self._killed_why else kind)
 
-    def _await(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+    def _await(self, request: dict[str, Any], timeout: float | None) -> SessionReply:
         try:
             return self._recv(request, timeout)
         except ChannelTimeout:
@@ -576,7 +635,7 @@ class Session:
             return f" (not counting {self._imported:.1f} s of loading modules)"
         return ""
 
-    def _recv(self, request: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+    def _recv(self, request: dict[str, Any], timeout: float | None) -> SessionReply:
         """The reply to `request`, checked against its schema (BadReply if it is not one).
 
         The clock stops while the run says it is loading a module (session.ImportClock),
@@ -619,14 +678,15 @@ class Session:
         """When this run's own process was seen to end (0.0: not known)."""
         return 0.0
 
-    def _death(self) -> str:
+    def _death(self) -> tuple[str, FailureKind]:
+        """How the run's process ended, for the learner, and what kind of failure."""
         self.alive = False
         info: ExitInfo | None
         if self.proc is not None:
             try:
                 code = self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
-                return "stopped answering"
+                return "stopped answering", "crashed"
             info = ExitInfo(code if code >= 0 else None, -code if code < 0 else None,
                             at=self._exited_at())
         else:
@@ -634,26 +694,26 @@ class Session:
         self.exit = info
         if info is None:
             failure = self.kernel._failure.split(":\n")[0]
-            return f"{KERNEL_DIED}" + (f": {failure}" if failure else "")
+            return f"{KERNEL_DIED}" + (f": {failure}" if failure else ""), "kernel_died"
         if info.signal == signal.SIGXCPU and 0 < info.at < self._sent_at:
             return ("was stopped between steps: it used more CPU time than a lesson run may "
                     "while none of its code was running (a background thread or process "
-                    "kept working after a step ended)")
-        return str(info)
+                    "kept working after a step ended)"), "crashed"
+        return str(info), "crashed"
 
     # ------------------------------------------------------------------ ops
-    def run_step(self, code: str, *, step: int = 0, prompts: list[dict[str, Any]] | None = None,
-                 timeout: float | None = 10.0) -> dict[str, Any]:
+    def run_step(self, code: str, *, step: int = 0, prompts: list[PromptWire] | None = None,
+                 timeout: float | None = 10.0) -> RunReply:
         return self.request("run", timeout, code=code, step=step, prompts=prompts or [])
 
-    def repl(self, code: str, timeout: float | None = None) -> dict[str, Any]:
+    def repl(self, code: str, timeout: float | None = None) -> ReplReply:
         return self.request("repl", timeout, code=code)
 
-    def observe(self, expr: str, timeout: float | None = 10.0) -> dict[str, Any]:
+    def observe(self, expr: str, timeout: float | None = 10.0) -> Observation:
         return self.request("observe", timeout, expr=expr)["observation"]
 
     def inspect(self, what: str, expr: str | None = None,
-                timeout: float | None = 10.0) -> dict[str, Any]:
+                timeout: float | None = 10.0) -> Picture:
         """Plain data for a picture (`what`: graph, storage or tree; see tutor.pictures).
 
         An expression that fails gives an `exception` observation instead.

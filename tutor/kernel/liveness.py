@@ -32,8 +32,9 @@ def process_state(pid: int) -> str | None:
 STOP_SIGNALS = (19, 20, 21, 22)  # SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU (Linux numbers)
 
 
-# in the message of a run whose code stopped the zygote (session.py): `tutor check -j N`
-# runs such a lesson again alone, since a lesson beside it may have done the stopping
+# in the message of a run whose code stopped the zygote (session.py; the reply's
+# `fault_kind` is "kernel_stopped", and `tutor check -j N` runs such a lesson again
+# alone by that kind, since a lesson beside it may have done the stopping)
 ZYGOTE_STOPPED = "stopped the kernel process"
 
 

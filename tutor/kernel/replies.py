@@ -14,9 +14,13 @@ exceeds them.  Pure: no torch.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tutor.kernel import caps
+from tutor.kernel.wire import FAULT_KINDS
+
+if TYPE_CHECKING:
+    from tutor.kernel.wire import KernelInfo, Observation, Picture, SessionReply
 
 
 class BadReply(ValueError):
@@ -229,7 +233,7 @@ OBSERVATION_TYPES = (*_LEAVES, *CONTAINERS)
 
 
 def check_observation(value: Any, where: str = "observation",
-                      budget: Budget | None = None) -> dict[str, Any]:
+                      budget: Budget | None = None) -> Observation:
     """`value` if it is a well-formed observation (docs/observations.md), else BadReply.
 
     Containers are walked without recursion, so a deep forgery cannot exhaust the stack.
@@ -260,13 +264,13 @@ def check_observation(value: Any, where: str = "observation",
                 todo.append((pair[1], f"{at}.items[{i}][1]", depth + 1))
             else:
                 todo.append((item, f"{at}.items[{i}]", depth + 1))
-    return value
+    return cast("Observation", value)
 
 
 # -------------------------------------------------------------------- pictures
 
 
-def check_picture(value: Any, where: str = "picture") -> dict[str, Any]:
+def check_picture(value: Any, where: str = "picture") -> Picture:
     """A picture's plain data (docs/pictures.md): its kind, and bounds on its size.
 
     The renderers read it defensively; this keeps a forged picture from costing the
@@ -275,7 +279,7 @@ def check_picture(value: Any, where: str = "picture") -> dict[str, Any]:
     pic = need_dict(value, where)
     kind = pic.get("type")
     if kind == "exception":
-        return check_observation(pic, where)
+        return cast("Picture", check_observation(pic, where))
     if kind not in ("graph", "storage", "tree"):
         shown = repr(kind)[:40] if isinstance(kind, str) else _name(kind)
         raise BadReply(f"{where}.type is {shown}, not a kind of picture")
@@ -302,7 +306,7 @@ def check_picture(value: Any, where: str = "picture") -> dict[str, Any]:
             text += len(item)
         if nodes > caps.MAX_PICTURE_NODES or text > caps.MAX_PICTURE_TEXT:
             raise BadReply(f"{where} is larger than a picture may be")
-    return pic
+    return cast("Picture", pic)
 
 
 # --------------------------------------------------------------------- replies
@@ -358,23 +362,26 @@ SESSION_REPLIES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
 }
 
 
-def check_session_reply(reply: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+def check_session_reply(reply: dict[str, Any], request: dict[str, Any]) -> SessionReply:
     """`reply` if it is a well-formed answer to `request` (its id already matched)."""
     ok = need_bool(reply.get("ok"), "ok")
     need_str(reply.get("fault"), "fault", caps.MAX_ERROR, optional=True)
+    if reply.get("fault_kind") is not None and reply["fault_kind"] not in FAULT_KINDS:
+        shown = repr(reply["fault_kind"])[:40]
+        raise BadReply(f"fault_kind is {shown}, not one of {', '.join(FAULT_KINDS)}")
     if not ok:
         need_str(reply.get("error"), "error", caps.MAX_ERROR, optional=True)
-        return reply
+        return cast("SessionReply", reply)
     check = SESSION_REPLIES.get(request["op"])
     if check is not None:
         check(reply, request)
-    return reply
+    return cast("SessionReply", reply)
 
 
 # ------------------------------------------------------------- control channel
 
 
-def check_kernel_info(message: dict[str, Any]) -> dict[str, Any]:
+def check_kernel_info(message: dict[str, Any]) -> KernelInfo:
     """What a zygote's `ready` and a spawned worker's `hello` say about the kernel."""
     for key in ("torch", "python"):
         need_str(message.get(key), key, 200)
@@ -388,7 +395,7 @@ def check_kernel_info(message: dict[str, Any]) -> dict[str, Any]:
             need_str(name, f"cuda_names[{i}]", 200)
     if "limits" in message:
         need_dict(message["limits"], "limits")
-    return message
+    return cast("KernelInfo", message)
 
 
 def check_control(message: dict[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -37,6 +37,9 @@ from tutor.kernel.guard import setprofile as unprofile_now
 from tutor.kernel.guard import settrace as untrace_now
 from tutor.kernel.limits import CPU_SECONDS
 from tutor.kernel.liveness import ZYGOTE_STOPPED, being_stopped
+
+if TYPE_CHECKING:  # (types only: this process imports nothing more for them)
+    from tutor.kernel.wire import FaultKind
 
 try:
     import resource
@@ -550,7 +553,8 @@ class LessonSession:
             self.forks.leave_if_forked()  # (a fork that bypassed os.fork: never reply from it)
             fault = self._kernel_fault()
             if fault:
-                reply["fault"] = fault
+                kind: FaultKind = "kernel_stopped"  # (the client ends the run with its kind)
+                reply["fault"], reply["fault_kind"] = fault, kind
             self.guard.check_fds()
             self.forks.mark_done(req.get("id"))
             try:

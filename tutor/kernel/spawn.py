@@ -31,6 +31,7 @@ from tutor.kernel.replies import BadReply, check_kernel_info, need_int
 
 if TYPE_CHECKING:
     from tutor.kernel.client import Kernel
+    from tutor.kernel.wire import KernelInfo
 
 CPU, CUDA = "cpu", "cuda"
 POOL_SIZE = 2  # CPU workers kept ready in spawn mode
@@ -92,7 +93,7 @@ class SpawnedSession(Session):
 class Worker:
     proc: subprocess.Popen[bytes]
     channel: Channel
-    hello: dict[str, Any]
+    hello: KernelInfo
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -148,7 +149,7 @@ class _Stopped(Exception):
 
 class StartFailed(KernelError):
     def __init__(self, message: str, fatal: bool = False):
-        super().__init__(message)
+        super().__init__(message, "not_started")
         self.fatal = fatal  # the interpreter cannot run the kernel at all: do not retry
 
 
@@ -180,7 +181,7 @@ class Pool:
 
     def _start_one(self, probe: bool) -> None:
         worker = None
-        hello: dict[str, Any] = {}
+        hello: KernelInfo = {}
         error: StartFailed | None = None
         try:
             worker = self.spawner.start_worker(self.kind, probe=probe)
@@ -247,7 +248,8 @@ class Pool:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise KernelError(f"no lesson process was ready within {timeout:.0f} s"
-                                      + (f" ({self.failure})" if self.failure else ""))
+                                      + (f" ({self.failure})" if self.failure else ""),
+                                      "not_started")
                 self.cond.wait(remaining)
         self.fill()  # its replacement starts now
         return worker
@@ -337,14 +339,14 @@ class Spawner:
         try:
             if hello.get("event") != "hello":
                 raise BadReply(f"it said {str(hello.get('event'))[:40]!r}, not hello")
-            check_kernel_info(hello)
+            info = check_kernel_info({k: v for k, v in hello.items() if k != "event"})
             need_int(hello.get("pid"), "pid")
         except BadReply as exc:
             channel.close()
             proc.kill()
             proc.wait()
             raise StartFailed(f"the lesson's process did not start properly: {exc}") from None
-        return Worker(proc, channel, {k: v for k, v in hello.items() if k != "event"})
+        return Worker(proc, channel, info)
 
     @staticmethod
     def _hello(proc: subprocess.Popen[bytes], channel: Channel,
@@ -372,7 +374,7 @@ class Spawner:
         tail = self.kernel.log_tail()
         return f":\n{tail}" if tail else ""
 
-    def started_well(self, pool: Pool, hello: dict[str, Any]) -> None:
+    def started_well(self, pool: Pool, hello: KernelInfo) -> None:
         self.kernel._worker_started(pool.kind, hello)
 
     def started_badly(self, pool: Pool, error: StartFailed) -> None:
@@ -389,7 +391,8 @@ class Spawner:
         except ChannelClosed:
             worker.discard()
             remove_tree(workdir, 1.0)
-            raise KernelError("the lesson's process ended before its run started") from None
+            raise KernelError("the lesson's process ended before its run started",
+                              "not_started") from None
         return SpawnedSession(self.kernel, worker, workdir)
 
     def started(self) -> list[int]:

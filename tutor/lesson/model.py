@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.judge import JudgeSpec, Tolerance
+
+if TYPE_CHECKING:
+    from tutor.kernel.wire import PromptWire
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -50,7 +54,7 @@ class Prompt:
         return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback, self.wrong)
 
     @property
-    def wire(self) -> dict[str, object]:
+    def wire(self) -> PromptWire:
         """What the kernel needs to observe this prompt's live value."""
         return {
             "kind": self.kind,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,8 +74,13 @@ def _error(data: dict[str, Any], width: int) -> Picture:
     return pic
 
 
-def render(data: dict[str, Any], width: int = 80) -> Picture:
-    """The picture for kernel data (an `exception` observation becomes an error picture)."""
+def render(data: Mapping[str, Any], width: int = 80) -> Picture:
+    """The picture for kernel data (an `exception` observation becomes an error picture).
+
+    `data` is what `Session.inspect` returns (`tutor.kernel.wire.Picture`, checked
+    against its schema), or any mapping of the same shape; the renderers read it
+    defensively, as a plain dict."""
+    data = dict(data)
     width = max(40, width)
     kind = data.get("type")
     if kind == "graph":
@@ -91,7 +96,7 @@ def render(data: dict[str, Any], width: int = 80) -> Picture:
     return pic
 
 
-def render_text(data: dict[str, Any], width: int = 80) -> str:
+def render_text(data: Mapping[str, Any], width: int = 80) -> str:
     return render(data, width).text()
 
 

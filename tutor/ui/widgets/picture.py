@@ -9,7 +9,7 @@ readable beside the picture) and fetches its data in a named thread worker.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from textual import work
@@ -53,12 +53,12 @@ class PictureView(Static):
     PictureView { width: 1fr; height: auto; text-wrap: nowrap; }
     """
 
-    def __init__(self, data: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(self, data: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.data = data
         self.drawn_width = 0
 
-    def show_data(self, data: dict[str, Any]) -> None:
+    def show_data(self, data: Mapping[str, Any]) -> None:
         self.data = data
         self.draw()
 
@@ -74,7 +74,7 @@ class PictureView(Static):
             self.draw()
 
 
-def inspect_live(session: Session | None, spec: ShowSpec) -> dict[str, Any]:
+def inspect_live(session: Session | None, spec: ShowSpec) -> Mapping[str, Any]:
     """A picture's data from the lesson's live session (blocking: call it in a worker)."""
     if session is None or not session.alive:
         raise KernelError("the lesson's process is not running")
@@ -112,13 +112,14 @@ class PicturePane(Vertical):
 
     @work(thread=True, exit_on_error=False, group="picture", description="draw a picture")
     def load(self, spec: ShowSpec) -> None:
+        data: Mapping[str, Any]
         try:
             data = inspect_live(self.session(), spec)
         except KernelError as exc:
             data = {"type": "exception", "name": type(exc).__name__, "message": str(exc)}
         self.app.call_from_thread(self.loaded, spec, data)
 
-    def loaded(self, spec: ShowSpec, data: dict[str, Any]) -> None:
+    def loaded(self, spec: ShowSpec, data: Mapping[str, Any]) -> None:
         if spec != self.spec:  # hidden, or another picture asked for since
             return
         self.query_one("#picture-head", Static).update(
