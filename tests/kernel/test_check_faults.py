@@ -110,11 +110,11 @@ def test_a_lesson_the_kernel_died_under_is_found_by_its_kind_not_its_words(
     LessonCheck.failure_kind), so rewording the message cannot silently stop it."""
     from tutor.commands.check import _kernel_died_under
     from tutor.engine import check_lesson
-    from tutor.kernel import client
+    from tutor.kernel import run
     from tutor.lesson import load_lesson
 
     fork_only(own_kernel, "there is no zygote to kill (a run's parent is the tutor)")
-    monkeypatch.setattr(client, "KERNEL_DIED", "met its end with the kernel")  # new words
+    monkeypatch.setattr(run, "KERNEL_DIED", "met its end with the kernel")  # new words
     write(tmp_path, 0, "bad/zygote", BAD["bad/zygote"][0])
     check = check_lesson(own_kernel, load_lesson(tmp_path / "00.yaml"))
     assert check.status == "error" and "met its end with the kernel" in check.reason

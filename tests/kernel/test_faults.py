@@ -22,7 +22,7 @@ import pytest
 from kernel_helpers import fork_only, live_processes, spawned_leftovers
 
 from tutor.kernel import Kernel, KernelError, SessionDied, StepTimeout
-from tutor.kernel.text import sanitize_output
+from tutor.safetext import sanitize_output
 
 pytestmark = pytest.mark.kernel
 

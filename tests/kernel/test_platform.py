@@ -373,7 +373,7 @@ def test_an_interpreter_without_torch_gets_a_clear_error_at_once(bare_python: Pa
             kernel.wait_ready()
         assert kernel.status == "dead"
         # not retried: one kernel process (fork), or the first pool's workers (spawn)
-        started = len(kernel._deaths) if mode == "fork" else len(kernel.spawner.started())
+        started = len(kernel.restarter.deaths) if mode == "fork" else len(kernel.spawner.started())
         assert 1 <= started <= (1 if mode == "fork" else kernel.spawner.pool_size)
     finally:
         kernel.shutdown()

@@ -183,9 +183,9 @@ def test_loading_a_module_does_not_count_against_the_step_s_timeout(kernel: Kern
 
 def test_an_import_that_never_ends_still_times_out(kernel: Kernel, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from tutor.kernel import client
+    from tutor.kernel import run
 
-    monkeypatch.setattr(client, "IMPORT_ALLOWANCE", 1.0)
+    monkeypatch.setattr(run, "IMPORT_ALLOWANCE", 1.0)
     (tmp_path / "endless_module_for_tutor.py").write_text("while True:\n    pass\n")
     with kernel.open_session() as s:
         with pytest.raises(StepTimeout,

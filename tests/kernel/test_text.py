@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tutor.kernel.text import sanitize_output
+from tutor.safetext import sanitize_output
 
 
 @pytest.mark.parametrize(
@@ -65,6 +65,6 @@ def test_large_output_is_sanitised() -> None:
 def test_the_module_is_pure() -> None:
     import subprocess
 
-    code = ("import sys, tutor.kernel.text; "
+    code = ("import sys, tutor.safetext; "
             "assert 'torch' not in sys.modules and 'textual' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)

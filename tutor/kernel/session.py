@@ -180,7 +180,7 @@ class ImportClock:
     `import`, `__import__` and `importlib.import_module` all go through) is announced
     on the run's socket: `{"event": "import", "id": N, "loading": true}`, then
     `... false`.  The client stops the step's clock meanwhile, up to its allowance
-    (tutor/kernel/client.py, IMPORT_ALLOWANCE).  Written straight to the socket, from
+    (tutor/kernel/run.py, IMPORT_ALLOWANCE).  Written straight to the socket, from
     the main thread only (replies are sent by it too, never while code runs).
     """
 

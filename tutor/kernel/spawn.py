@@ -9,6 +9,11 @@ import.  `Spawner` keeps one pool per kind of run:
 * `cuda`: lesson runs that need CUDA, in every mode.  Their workers initialise
   CUDA before they are needed (a process that has initialised CUDA cannot fork),
   so a learner waits for CUDA's start-up once per kernel, not once per run.
+
+`SpawnProvisioner` is spawn mode's provisioner (tutor/kernel/provisioner.py): it
+serves CPU runs from the CPU pool.  The spawner reports to its host (the manager)
+through the host's public callbacks (`worker_started`, `worker_failed`) and knows
+it only as a `ProvisionerHost`: it does not import the manager.
 """
 
 from __future__ import annotations
@@ -25,12 +30,14 @@ from typing import TYPE_CHECKING, Any
 from tutor.kernel import launch
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelTimeout
 from tutor.kernel.cleanup import remove_tree
-from tutor.kernel.client import KernelDead, KernelError, Session
+from tutor.kernel.errors import KernelDead, KernelError, describe_exit, kill_tree
 from tutor.kernel.liveness import HANG_AFTER, PING_EVERY, process_state
 from tutor.kernel.replies import BadReply, check_kernel_info, need_int
+from tutor.kernel.run import Session
 
 if TYPE_CHECKING:
-    from tutor.kernel.client import Kernel
+    from tutor.kernel.errors import ExitInfo
+    from tutor.kernel.provisioner import ProvisionerHost
     from tutor.kernel.wire import KernelInfo
 
 CPU, CUDA = "cpu", "cuda"
@@ -44,7 +51,7 @@ STOPPED = "was stopped (by SIGSTOP, or a debugger)"
 class SpawnedSession(Session):
     """A lesson run in a worker process of our own (not forked by a zygote)."""
 
-    def __init__(self, kernel: Kernel, worker: Worker, workdir: str):
+    def __init__(self, kernel: ProvisionerHost, worker: Worker, workdir: str):
         super().__init__(kernel, worker.proc.pid, worker.channel, proc=worker.proc)
         self.worker = worker
         self.workdir = workdir  # the run's private directory, made by us, removed by us
@@ -270,7 +277,8 @@ class Pool:
 class Spawner:
     """The kernel's spawned workers: a CPU pool (spawn mode) and a CUDA pool."""
 
-    def __init__(self, kernel: Kernel, pool_size: int = POOL_SIZE, *, batch: bool = False):
+    def __init__(self, kernel: ProvisionerHost, pool_size: int = POOL_SIZE, *,
+                 batch: bool = False):
         self.kernel = kernel
         self.pool_size = pool_size
         # A worker warms the optimizers up (seconds of `torch._dynamo` import) while a
@@ -364,8 +372,6 @@ class Spawner:
                     raise
 
     def _exit(self, code: int | None) -> str:
-        from tutor.kernel.client import describe_exit
-
         if code is None:
             return "it did not answer"
         return describe_exit(code if code >= 0 else None, -code if code < 0 else None)
@@ -375,10 +381,10 @@ class Spawner:
         return f":\n{tail}" if tail else ""
 
     def started_well(self, pool: Pool, hello: KernelInfo) -> None:
-        self.kernel._worker_started(pool.kind, hello)
+        self.kernel.worker_started(pool.kind, hello)
 
     def started_badly(self, pool: Pool, error: StartFailed) -> None:
-        self.kernel._worker_failed(pool.kind, error, fatal=bool(pool.fatal) or (
+        self.kernel.worker_failed(pool.kind, error, fatal=bool(pool.fatal) or (
             pool.failures > self.kernel.restart_limit))
 
     def session(self, kind: str, seed: int, limits: dict[str, Any],
@@ -412,3 +418,51 @@ class Spawner:
             pools, self.pools = list(self.pools.values()), {}
         for pool in pools:
             pool.close()
+
+
+class SpawnProvisioner:
+    """Spawn mode's provisioner: every CPU run is a warm worker of the spawner's CPU
+    pool (tutor/kernel/provisioner.py).  The pool tells the host (the manager) when
+    its first worker is ready, or that none will start (`worker_started`,
+    `worker_failed`); there is no kernel process to die."""
+
+    mode = "spawn"
+
+    def __init__(self, spawner: Spawner):
+        self.spawner = spawner
+        self.started_at = 0.0
+
+    def launch(self) -> None:
+        self.started_at = time.monotonic()
+        self.spawner.start()
+
+    def poll(self) -> int | None:
+        """None while the CPU pool is open and can start workers; else 1."""
+        with self.spawner._lock:
+            pool = self.spawner.pools.get(CPU)
+        return None if pool is not None and not pool.closed and not pool.fatal else 1
+
+    def signal(self, sig: int) -> None:
+        """Signal the idle and starting workers (runs handed out are their own)."""
+        for pid in self.spawner.pids():
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def kill(self) -> None:
+        for pid in self.spawner.pids():
+            kill_tree(pid)
+
+    def cleanup(self) -> None:
+        """Close the CPU pool: its idle workers are ended (runs handed out go on)."""
+        with self.spawner._lock:
+            pool = self.spawner.pools.pop(CPU, None)
+        if pool is not None:
+            pool.close()
+
+    def new_run(self, seed: int, limits: dict[str, Any], timeout: float) -> Session | None:
+        return self.spawner.session(CPU, seed, limits, timeout)
+
+    def exit_info(self, pid: int, timeout: float) -> ExitInfo | None:
+        return None  # (a worker is the tutor's own child: its Session waits for it)
