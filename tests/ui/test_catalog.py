@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from textual.widgets import Input, OptionList, Static
 from ui_helpers import UI_DATA, ui_catalog, wait_for
@@ -209,6 +211,9 @@ async def test_theme_is_kept_between_runs(tutor_home) -> None:
         def wait_ready(self) -> None: ...
         def shutdown(self) -> None: ...
 
+        def subscribe(self, listener: object) -> Callable[[], None]:
+            return lambda: None
+
     first = TutorApp(catalog=ui_catalog(), kernel=Idle(), store=ProgressStore(tutor_home))
     async with first.run_test() as pilot:
         assert first.theme != "textual-light"
@@ -266,8 +271,23 @@ async def test_the_course_total_is_shown_once_and_does_not_change(tutor_home) ->
     from tutor.ui.app import TutorApp
 
     class Starting:  # a kernel that becomes ready when the test says so
-        status, channel, failure, mode = "starting", None, None, "fork"
+        channel, failure, mode = None, None, "fork"
         info: dict[str, object] = {}
+        listeners: list[Callable[[str], object]] = []
+
+        @property
+        def status(self) -> str:
+            return getattr(self, "_status", "starting")
+
+        @status.setter
+        def status(self, value: str) -> None:  # (a change is an event, as a Kernel's is)
+            self._status = value
+            for listener in self.listeners:
+                listener(value)
+
+        def subscribe(self, listener: Callable[[str], object]) -> Callable[[], None]:
+            self.listeners.append(listener)
+            return lambda: None
 
         def wait_ready(self) -> dict[str, object]:
             return self.info
@@ -298,6 +318,51 @@ async def test_the_course_total_is_shown_once_and_does_not_change(tutor_home) ->
     assert " of " not in before and "Course: 0 lessons done" in before
     assert "the total comes when the kernel is ready" in before
     assert after.startswith("Course: 0 of 3 lessons done · 1 lesson this kernel cannot run")
+
+
+async def test_the_kernel_state_follows_the_kernels_events_not_a_poll(tutor_home) -> None:
+    """The app subscribes to the kernel's status changes (`Kernel.subscribe`) instead of
+    reading `status` every 0.2 s: a change the kernel announces is shown at once, and
+    nothing reads the status behind its back."""
+    from tutor.ui.app import TutorApp
+
+    class Announcing:
+        channel, failure, mode, info = None, None, "fork", {}
+        status = "starting"
+        listeners: list[Callable[[str], object]] = []
+
+        def announce(self, status: str) -> None:
+            self.status = status
+            for listener in self.listeners:
+                listener(status)
+
+        def subscribe(self, listener: Callable[[str], object]) -> Callable[[], None]:
+            self.listeners.append(listener)
+            return lambda: self.listeners.remove(listener)
+
+        def wait_ready(self) -> dict[str, object]:
+            return self.info
+
+        def shutdown(self) -> None: ...
+
+        def describe_mode(self) -> str:
+            return "fork mode"
+
+        def describe_cuda(self) -> str:
+            return "no CUDA device"
+
+    kernel = Announcing()
+    app = TutorApp(catalog=ui_catalog(), kernel=kernel,  # type: ignore[arg-type]
+                   store=ProgressStore(tutor_home))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        assert app.kernel_state == "starting" and len(kernel.listeners) == 1
+        kernel.status = "dead"  # not announced: a poll would see it, a listener does not
+        await pilot.pause(1.0)
+        assert app.kernel_state == "starting"
+        kernel.announce("restarting")  # (from a kernel thread, in a real kernel)
+        await wait_for(pilot, lambda: app.kernel_state == "restarting", what="the event shown")
+    assert kernel.listeners == []  # unsubscribed when the app ends
 
 
 async def test_a_long_lesson_id_is_not_cut_mid_word_in_a_narrow_detail_pane(

@@ -31,7 +31,7 @@ from tutor.kernel.run import Session
 
 if TYPE_CHECKING:
     from tutor.kernel.provisioner import ProvisionerHost
-    from tutor.kernel.wire import KernelInfo, SpawnReply, SpawnRequest
+    from tutor.kernel.wire import KernelInfo, RunLimits, SpawnReply, SpawnRequest
 
 SPAWN_REPLY_WAIT = 30.0  # seconds a `spawn` request may wait for its reply
 
@@ -124,7 +124,7 @@ class ForkProvisioner:
                 pass
             channel.close()
 
-    def new_run(self, seed: int, limits: dict[str, Any], timeout: float) -> Session | None:
+    def new_run(self, seed: int, limits: RunLimits, timeout: float) -> Session | None:
         """A run forked by the zygote; None when the zygote went away before it started
         (no code of the lesson ran: the host may ask a fresh zygote)."""
         reply = self._fork_run(seed, limits)
@@ -143,7 +143,7 @@ class ForkProvisioner:
             return self._exits.pop(pid, None)
 
     # --------------------------------------------------------------- inside
-    def _fork_run(self, seed: int, limits: dict[str, Any]) -> SpawnReply | None:
+    def _fork_run(self, seed: int, limits: RunLimits) -> SpawnReply | None:
         """Ask the zygote for a run: its reply, or None when the zygote went away first."""
         req_id = next(self._ids)
         channel = self.channel

@@ -21,7 +21,7 @@ import os
 import tempfile
 import threading
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Literal
 
 from tutor.kernel import launch, modes
 from tutor.kernel.errors import ExitInfo, KernelDead, KernelError, describe_exit
@@ -35,13 +35,13 @@ if TYPE_CHECKING:
     from tutor.kernel.channel import Channel
     from tutor.kernel.provisioner import Provisioner
     from tutor.kernel.run import Session
-    from tutor.kernel.wire import KernelInfo
+    from tutor.kernel.wire import KernelInfo, RunLimits
 
 STARTUP_TIMEOUT = 120.0
 SPAWN_TRIES = 3  # zygotes asked for one run, when one goes away before the run starts
 
 Status = Literal["new", "starting", "ready", "restarting", "dead", "closed"]
-StatusListener = Callable[[Status], None]
+StatusListener = Callable[[Status], object]  # (what it returns is ignored)
 
 
 class KernelManager:
@@ -301,7 +301,7 @@ class KernelManager:
                 self._declare_dead(str(error))
 
     # ---------------------------------------------------------------- sessions
-    def open_session(self, *, seed: int = 0, limits: dict[str, Any] | None = None,
+    def open_session(self, *, seed: int = 0, limits: RunLimits | None = None,
                      timeout: float = STARTUP_TIMEOUT, cuda: bool = False) -> Session:
         """A fresh lesson run: a new process with an empty namespace.
 

@@ -17,12 +17,12 @@ protocols.
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from tutor.kernel.errors import ExitInfo
     from tutor.kernel.run import Session
-    from tutor.kernel.wire import KernelInfo
+    from tutor.kernel.wire import KernelInfo, RunLimits
 
 
 class Provisioner(Protocol):
@@ -53,7 +53,7 @@ class Provisioner(Protocol):
         No death is reported for what `cleanup` stops."""
         ...
 
-    def new_run(self, seed: int, limits: dict[str, Any], timeout: float) -> Session | None:
+    def new_run(self, seed: int, limits: RunLimits, timeout: float) -> Session | None:
         """A fresh lesson run; None when its kernel process went away before the run
         started (no lesson code ran: the host may wait for a fresh one and ask again);
         KernelError, with its kind, when no run can be started."""

@@ -38,7 +38,7 @@ from tutor.kernel.run import Session
 if TYPE_CHECKING:
     from tutor.kernel.errors import ExitInfo
     from tutor.kernel.provisioner import ProvisionerHost
-    from tutor.kernel.wire import KernelInfo
+    from tutor.kernel.wire import KernelInfo, RunLimits
 
 CPU, CUDA = "cpu", "cuda"
 POOL_SIZE = 2  # CPU workers kept ready in spawn mode
@@ -387,7 +387,7 @@ class Spawner:
         self.kernel.worker_failed(pool.kind, error, fatal=bool(pool.fatal) or (
             pool.failures > self.kernel.restart_limit))
 
-    def session(self, kind: str, seed: int, limits: dict[str, Any],
+    def session(self, kind: str, seed: int, limits: RunLimits,
                 timeout: float) -> SpawnedSession:
         worker = self.pool(kind).take(timeout)
         workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
@@ -461,7 +461,7 @@ class SpawnProvisioner:
         if pool is not None:
             pool.close()
 
-    def new_run(self, seed: int, limits: dict[str, Any], timeout: float) -> Session | None:
+    def new_run(self, seed: int, limits: RunLimits, timeout: float) -> Session | None:
         return self.spawner.session(CPU, seed, limits, timeout)
 
     def exit_info(self, pid: int, timeout: float) -> ExitInfo | None:

@@ -133,6 +133,16 @@ class KernelInfo(TypedDict, total=False):
     mode_reason: str
 
 
+class RunLimits(TypedDict, total=False):
+    """What a lesson run may use (`open_session(limits=...)`); unset: the kernel's
+    defaults (tutor/kernel/limits.py, procs.py)."""
+
+    cpu_seconds: float | None  # CPU time per request (None or 0: no limit)
+    processes: int  # processes and threads the run may start
+    memory_bytes: int  # address space above what the run has at its start
+    file_bytes: int  # the largest file it may write
+
+
 # ----------------------------------------------------------- control channel
 
 
@@ -142,7 +152,7 @@ class SpawnRequest(TypedDict):
     id: int
     op: Literal["spawn"]
     seed: int
-    limits: dict[str, Any]
+    limits: RunLimits
 
 
 class PingRequest(TypedDict):
@@ -159,7 +169,7 @@ class StartRequest(TypedDict):
 
     op: Literal["start"]
     seed: int
-    limits: dict[str, Any]
+    limits: RunLimits
     workdir: str
 
 

@@ -24,7 +24,13 @@ from tutor.progress import Attempt, LessonProgress, ProgressStore
 from tutor.safetext import sanitize
 from tutor.ui import settings
 from tutor.ui.commands import LessonCommands
-from tutor.ui.messages import CatalogLoaded, OpenLesson, ProgressProblem
+from tutor.ui.messages import (
+    CatalogLoaded,
+    KernelChanged,
+    OpenLesson,
+    ProgressProblem,
+    WorkerChanged,
+)
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
 
@@ -34,6 +40,9 @@ if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from tutor.flow import Tally
     from tutor.lesson import Catalog, Lesson
     from tutor.redo import Question
+
+
+KERNEL_GROUPS = ("kernel", "repl", "kernel-start")  # workers that use the kernel
 
 
 class TutorApp(App[int]):
@@ -84,8 +93,11 @@ class TutorApp(App[int]):
         if self.catalog is None:
             self.call_after_refresh(self.load_lessons)
         self.call_after_refresh(self.start_kernel)
-        self.poll_kernel()
-        self.set_interval(0.2, self.poll_kernel)
+        # the kernel tells of each change of status (on its own threads: a message
+        # brings it here); the lesson and REPL workers tell when they start and end
+        self.stop_listening = self.kernel.subscribe(
+            lambda status: self.post_message(KernelChanged(status)))
+        self.kernel_changed()
 
     def notify(self, message: str, *, title: str = "", **options: Any) -> None:
         """Every notification is terminal-safe: they quote kernel errors and file names."""
@@ -95,6 +107,7 @@ class TutorApp(App[int]):
         settings.save(self.store.directory, theme=theme.name)  # a tiny file: no worker
 
     def on_unmount(self) -> None:
+        self.stop_listening()
         if self.own_kernel:
             self.kernel.shutdown()
         self.store.close()
@@ -140,7 +153,12 @@ class TutorApp(App[int]):
     def start_kernel(self) -> None:
         self.kernel.wait_ready()
 
-    def poll_kernel(self) -> None:
+    def on_kernel_changed(self, message: KernelChanged) -> None:
+        self.kernel_changed()
+
+    def kernel_changed(self) -> None:
+        """The kernel's status changed, or a worker that uses it started or ended: show
+        it (`kernel_state`), and start a kernel that died again now."""
         state = self.kernel.status
         if state == "restarting" and self.kernel.channel is None and not any(
                 w.group == "kernel-start" and w.state is WorkerState.RUNNING for w in self.workers):
@@ -182,6 +200,16 @@ class TutorApp(App[int]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
             self.worker_failed(event.worker)
+        self.worker_changed(event.worker)
+
+    def on_worker_changed(self, message: WorkerChanged) -> None:
+        self.worker_changed(message.worker)
+
+    def worker_changed(self, worker: Worker[Any]) -> None:
+        """A worker started or ended: those that use the kernel make it busy (and a
+        restart may have waited for one to end)."""
+        if worker.group in KERNEL_GROUPS:
+            self.kernel_changed()
 
     def worker_failed(self, worker: Worker) -> None:
         """The one place worker errors end up: tell the learner, keep the app alive."""

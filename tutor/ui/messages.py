@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from tutor.engine import StepOutcome
     from tutor.lesson import Catalog
 
@@ -17,6 +19,23 @@ class CatalogLoaded(Message):
     def __init__(self, catalog: Catalog) -> None:
         super().__init__()
         self.catalog = catalog
+
+
+class KernelChanged(Message):
+    """The kernel's status changed (posted from the kernel's threads: `Kernel.subscribe`)."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__()
+        self.status = status
+
+
+class WorkerChanged(Message):
+    """A worker of a screen or widget started or ended (Textual's own message does not
+    bubble): this one reaches the app, which shows the kernel busy or idle."""
+
+    def __init__(self, worker: Worker[Any]) -> None:
+        super().__init__()
+        self.worker = worker
 
 
 class StepRan(Message):

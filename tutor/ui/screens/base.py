@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
+from tutor.ui.messages import WorkerChanged
+
 if TYPE_CHECKING:
     from textual import getters
 
@@ -22,6 +24,7 @@ class TutorScreen(Screen[R], Generic[R]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
             self.app.worker_failed(event.worker)
+        self.post_message(WorkerChanged(event.worker))  # (busy or idle: the app shows it)
 
 
 class TutorModal(ModalScreen[R], Generic[R]):

@@ -16,7 +16,7 @@ LABELS = {
 
 
 class KernelStatus(Static):
-    """Follows the app's `kernel_state` (polled from the Kernel by the app)."""
+    """Follows the app's `kernel_state` (the app follows the Kernel's events)."""
 
     def on_mount(self) -> None:
         self.watch(self.app, "kernel_state", self.show_state)

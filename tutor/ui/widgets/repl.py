@@ -30,10 +30,12 @@ from textual.highlight import highlight
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static, TextArea
+from textual.worker import Worker
 
 from tutor.kernel import KernelError, Session, SessionDied, StepTimeout
 from tutor.pictures import ShowSpec, parse_show, render
 from tutor.safetext import sanitize
+from tutor.ui.messages import WorkerChanged
 from tutor.ui.text import plain
 from tutor.ui.widgets.picture import inspect_live, picture_content
 
@@ -187,6 +189,9 @@ class Repl(Vertical):
             return
         self.post_message(self.Changed())
         self.run_code(code)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.post_message(WorkerChanged(event.worker))  # (the app shows the kernel busy)
 
     def watch_running(self, running: bool) -> None:
         self.set_class(running, "-running")
