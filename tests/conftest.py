@@ -33,6 +33,19 @@ def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         os.environ["TUTOR_HOME"] = before
 
 
+@pytest.fixture(autouse=True)
+def torch_stays_out() -> Iterator[None]:
+    """The tutor never imports torch outside its kernel, and neither may a test: one
+    that does would hide that promise's breach from every later test in its process
+    (tests/kernel/test_kernel.py asserts it); this names the test that did."""
+    import sys
+
+    before = "torch" in sys.modules
+    yield
+    assert before or "torch" not in sys.modules, (
+        "this test imported torch into the test process; ask a kernel or a subprocess")
+
+
 @pytest.fixture(scope="session")
 def kernel() -> Iterator[Kernel]:
     """A started kernel shared by the whole test session (tests must not kill it)."""
