@@ -27,6 +27,10 @@ def test_a_precision_hint_when_the_answer_is_close(typed: str, live: float, hint
 @pytest.mark.parametrize(("typed", "live"), [
     ("3", f(2.43)), ("4", f(2.43)), ("2.7", f(2.43)), ("4", f(3.0)), ("4", i(3)), ("100", i(103)),
     ("5.0000", f(4.969767093658447)), ("-2.4", f(2.43)),
+    # a whole number of one significant digit for a whole float value: another number,
+    # not the live one rounded to the tens (a reader was told "At 0 decimals the live
+    # value is 12" for 10, the value of another variant)
+    ("10", f(12.0)), ("10", f(11.0)), ("100", f(120.0)),
 ])
 def test_no_precision_hint_when_the_answer_is_off(typed: str, live: dict) -> None:
     v = judge(JudgeSpec("number"), typed, live)
