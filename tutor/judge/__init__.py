@@ -9,7 +9,7 @@ docs/judging.md.
 Layers, each importing only the ones below it (checked by import-linter):
 
     api        judge, parse_error, display, notation, entry_examples, gives_away,
-               choice_marks
+               choice_marks, says_nothing_printed
     registry   one `Kind` record per kind of prediction (tutor.kinds re-exports it)
     showing    display, notation candidates, messages as text
     comparing  the number rule, names, items, tensors, yes/no, exceptions
@@ -27,6 +27,7 @@ from .api import (
     judge,
     notation,
     parse_error,
+    says_nothing_printed,
 )
 from .base.errors import InvalidPrediction
 from .base.verdict import JudgeSpec, Status, Tolerance, Verdict
@@ -47,4 +48,5 @@ __all__ = [
     "judge",
     "notation",
     "parse_error",
+    "says_nothing_printed",
 ]

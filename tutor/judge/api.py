@@ -23,6 +23,7 @@ from .reading.phrases import hedges
 from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
 from .reading.words import choice_marks as choice_marks  # re-exported
+from .reading.words import says_nothing_printed as says_nothing_printed  # re-exported
 from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
