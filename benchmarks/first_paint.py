@@ -96,11 +96,12 @@ def maps_torch(pid: int) -> bool:
 
 def first_title() -> str:
     """The start of the first lesson title of the course list (plain text)."""
+    from tutor.course import course_lessons
     from tutor.lesson import load_catalog
     from tutor.markup import plain_inline
 
     catalog = load_catalog([], with_env=False, with_bundled=True)
-    return plain_inline(catalog.lessons[0].title)[:24]
+    return plain_inline(course_lessons(catalog)[0].title)[:24]
 
 
 def generate(directory: Path, n: int) -> int:
