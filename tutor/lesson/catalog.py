@@ -113,7 +113,6 @@ class _Root:
 
 def _roots(paths: Sequence[Path], with_env: bool, with_bundled: bool,
            catalog: Catalog) -> list[_Root]:
-
     roots = [_Root(Path(p), "path") for p in paths]
     if with_bundled:
         roots.insert(0, _Root(bundled_dir(), "bundled"))
