@@ -1,6 +1,7 @@
 """Time from starting `tutor` to the lesson titles on screen (tmux), against `import torch`.
 
     .venv/bin/python benchmarks/first_paint.py [--runs 5] [--lessons 500] [--marker TEXT]
+                                               [--baseline DIR]
 
 Each run starts `tutor` (no arguments: the app) in a new detached tmux session
 of 120x40 with a fresh temporary TUTOR_HOME, then polls `tmux capture-pane`
@@ -14,6 +15,11 @@ TUTOR_PATH directory: copies of the bundled lesson files under new ids, so they 
 as long as real ones.  Each size is timed twice: `cold`, with an empty cache
 directory every run (every file read and validated), and `warm`, with the catalog
 index written by a first run left in place (docs/performance.md, "Catalog index").
+
+`--baseline DIR` (another checkout, e.g. `git worktree add /tmp/old main`) runs its
+code (PYTHONPATH=DIR) and this one's, warm and cold, one run each in turn for
+`--runs` rounds with a torch import timed in each round: on a shared machine the
+load changes within minutes, and only interleaved figures compare.
 
 The same is done for a trivial command (`printf READY`) to measure what
 tmux itself adds; "net" subtracts that median.  `python -c "import torch"` is
@@ -145,11 +151,34 @@ def time_runs(runs: int, marker: str, env: dict[str, str], warm: bool) -> tuple[
     return times, torch_in_ui
 
 
+def interleaved(args: argparse.Namespace, marker: str, size: int, bundled: int) -> None:
+    """`--baseline`: the other checkout, this one warm and cold, one run each in turn."""
+    with tempfile.TemporaryDirectory(prefix="tutor-bench-lessons-") as extra:
+        added = generate(Path(extra), size - bundled) if size > bundled else 0
+        here = str(ROOT)
+        kinds = (("baseline", args.baseline, False), ("warm", here, True), ("cold", here, False))
+        times: dict[str, list[float]] = {name: [] for name, _, _ in kinds}
+        torch = []
+        for _ in range(args.runs):
+            for name, path, warm in kinds:
+                env = {"PYTHONPATH": path, "TERM": "xterm-256color",
+                       "TUTOR_PATH": extra if added else ""}
+                times[name] += time_runs(1, marker, env, warm)[0]
+            torch.append(torch_import_seconds(1))
+        torch_s = median(torch)
+        for name, values in times.items():
+            print(f"{bundled + added} lessons, {name}: median {median(values) * 1000:.0f} ms = "
+                  f"{median(values) / torch_s:.2f}x a torch import (median {torch_s * 1000:.0f} "
+                  f"ms); runs {', '.join(f'{v:.2f}' for v in values)} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--lessons", type=int, nargs="*", default=[0, 500],
                         help="catalog sizes (0: the bundled lessons only)")
+    parser.add_argument("--baseline", default=None,
+                        help="another checkout to compare with, interleaved")
     parser.add_argument("--marker", default=None,
                         help="text to wait for (default: the first lesson title; "
                         "'tagline': the catalog's tagline)")
@@ -165,6 +194,10 @@ def main() -> None:
     print(f'python -c "import torch": {torch_s * 1000:.0f} ms')
     bundled = sum(1 for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml")
     base = {"PYTHONPATH": os.environ.get("PYTHONPATH", ""), "TERM": "xterm-256color"}
+    if args.baseline:
+        for size in args.lessons:
+            interleaved(args, marker, size, bundled)
+        return
     torch_in_ui = False
     for size in args.lessons:
         with tempfile.TemporaryDirectory(prefix="tutor-bench-lessons-") as extra:
