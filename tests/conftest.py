@@ -26,7 +26,15 @@ def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
 
     before = os.environ.get("TUTOR_HOME")
     os.environ["TUTOR_HOME"] = str(tmp_path_factory.mktemp("tutor-home"))
+    # nor write the app's catalog index into their cache directory (platformdirs reads
+    # XDG_CACHE_HOME on Linux; tests of the index pass their own directory)
+    cache_before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
     yield
+    if cache_before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = cache_before
     if before is None:
         os.environ.pop("TUTOR_HOME", None)
     else:

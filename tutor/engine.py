@@ -22,6 +22,7 @@ from tutor.lesson.requires import unmet_prompt, unmet_requirement, unmet_variant
 from tutor.lesson.vary import describe, variants_of
 from tutor.markup import plain_inline
 from tutor.safetext import shorten
+from tutor.states import CheckStatus, CheckVerdict
 
 
 @dataclass
@@ -318,7 +319,7 @@ class PromptCheck:
     prompt: int
     line: int
     passed: bool
-    verdict: str  # correct/partial/incorrect/invalid, or "error" when it could not be judged
+    verdict: CheckVerdict  # the judge's word, or error / skipped / nondeterministic
     answer: str | None
     expected: str | None  # the live value, as displayed to a learner
     message: str
@@ -350,7 +351,7 @@ class PromptCheck:
 class LessonCheck:
     lesson: str
     file: str
-    status: str  # passed, failed, skipped, error
+    status: CheckStatus
     reason: str = ""
     prompts: list[PromptCheck] = field(default_factory=list)
     seconds: float = 0.0

@@ -50,13 +50,15 @@ from tutor.pictures import KINDS, parse_show, render
 from tutor.progress import ProgressStore
 from tutor.redo import ask_again, queue
 from tutor.safetext import json_dumps, sanitize
+from tutor.states import AnswerStatus
 from tutor.wrap import fill, terminal_width, title_line
 
 # whole words only: a single letter is an answer (`q`, `h` name tensors in lessons)
 HINT_WORDS = {"hint", "?"}
 REVEAL_WORDS = {"reveal", "give up"}
 QUIT_WORDS = {"quit", "exit"}
-MARKS = {"correct": "✓ correct", "partial": "~ partly right", "incorrect": "✗ not quite"}
+MARKS: dict[AnswerStatus, str] = {
+    "correct": "✓ correct", "partial": "~ partly right", "incorrect": "✗ not quite"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

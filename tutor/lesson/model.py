@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tutor.judge import JudgeSpec, Tolerance
+if TYPE_CHECKING:  # (the catalog's index builds lessons without loading the judge)
+    from tutor.judge import JudgeSpec, Tolerance
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -47,6 +49,8 @@ class Prompt:
 
     @property
     def spec(self) -> JudgeSpec:
+        from tutor.judge import JudgeSpec
+
         return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback, self.wrong)
 
     @property

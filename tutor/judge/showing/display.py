@@ -200,7 +200,8 @@ def _alike_floats(its: list[Obs]) -> list[str] | None:
     whole = [t.endswith(".0") for t in texts]
     if all(whole) or not any(whole) or any("e" in t or "n" in t for t in texts):
         return None
-    return [f"{float(single_number(i)):.4f}" if w else t for i, w, t in zip(its, whole, texts)]
+    return [f"{float(single_number(i)):.4f}" if w else t
+            for i, w, t in zip(its, whole, texts, strict=True)]
 
 
 def _seq(obs: Obs, as_set: bool, budget: list[int] | None = None) -> str:
