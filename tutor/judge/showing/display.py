@@ -196,12 +196,15 @@ def _alike_floats(its: list[Obs]) -> list[str] | None:
     [1.0, 0.5000]).  None unless every item is a float and the formats differ."""
     if not its or any(otype(i) != "float" for i in its):
         return None
-    texts = [fmt_float(float(single_number(i))) for i in its]
+    values = [single_number(i) for i in its]
+    floats = [float(v) for v in values if isinstance(v, (int, float))]
+    if len(floats) != len(values):
+        return None
+    texts = [fmt_float(v) for v in floats]
     whole = [t.endswith(".0") for t in texts]
     if all(whole) or not any(whole) or any("e" in t or "n" in t for t in texts):
         return None
-    return [f"{float(single_number(i)):.4f}" if w else t
-            for i, w, t in zip(its, whole, texts, strict=True)]
+    return [f"{v:.4f}" if w else t for v, w, t in zip(floats, whole, texts, strict=True)]
 
 
 def _seq(obs: Obs, as_set: bool, budget: list[int] | None = None) -> str:
