@@ -4,6 +4,7 @@ and a sample pack run through `tutor check` in both kernel modes."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -141,3 +142,32 @@ def test_the_sample_pack_passes_tutor_check(mode: str) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"kernel: {mode} mode" in proc.stdout
     assert "procs/allreduce" in proc.stdout and "1 passed, 0 failed" in proc.stdout
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "lesson-format.md"
+
+
+def test_the_docs_two_ranks_recipe_is_the_sample_pack_checked_here() -> None:
+    import yaml
+
+    text = DOC.read_text(encoding="utf-8")
+    recipe = text[text.index("### Running a function on two ranks"):]
+    pack_block, lesson_block = re.findall(r"```yaml\n(# .*?)```", recipe, re.S)[:2]
+    pack = yaml.safe_load((SAMPLE / "pack.yaml").read_text(encoding="utf-8"))
+    lesson = yaml.safe_load((SAMPLE / "allreduce.yaml").read_text(encoding="utf-8"))
+    assert yaml.safe_load(pack_block)["modules"] == pack["modules"]
+    documented = yaml.safe_load(lesson_block)
+    assert documented["modules"] == lesson["modules"]
+    assert documented["steps"][0]["code"] == lesson["steps"][0]["code"]
+    assert documented["timeout"] == lesson["timeout"]
+
+
+def test_the_docs_bad_name_example_is_what_lint_says(tmp_path: Path) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    example = re.search(r"^l\.yaml:5:3: (modules\.queue: .*)$", text, re.M)
+    assert example is not None
+    (p,) = problems(write(tmp_path, """\
+        modules:
+          queue: "x = 1"
+    """))
+    assert p == f"{tmp_path / 'l.yaml'}:5:3: {example.group(1)}"
