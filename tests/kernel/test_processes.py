@@ -179,3 +179,12 @@ def test_a_timeout_without_processes_says_nothing_of_them(kernel: Kernel) -> Non
         with pytest.raises(StepTimeout) as info:
             s.run_step("import time\ntime.sleep(600)", timeout=1)
     assert "it started" not in str(info.value)
+
+
+def test_a_traceback_through_a_lesson_module_names_its_file_and_line(kernel: Kernel) -> None:
+    with kernel.open_session() as s:
+        s.request("modules", 10, modules={"ranks": "def work(rank):\n    return 1 / rank\n"})
+        reply = s.run_step("from ranks import work\nwork(0)")
+        tb = reply["error"]["traceback"]
+        assert 'File "ranks.py", line 2, in work' in tb and "return 1 / rank" in tb
+        assert "tutor-lesson-" not in tb

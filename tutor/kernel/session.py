@@ -391,7 +391,9 @@ class LessonSession:
 
     def _error(self, exc: BaseException) -> dict[str, Any]:
         out = obs.exception(exc)
-        out["traceback"] = _lesson_traceback(exc)
+        # a lesson's module is quoted by its name (ranks.py), not by the run's directory
+        out["traceback"] = _lesson_traceback(exc).replace(
+            f'File "{self.workdir}{os.sep}', 'File "')
         if isinstance(exc, KeyboardInterrupt) and self.interrupted:
             out["message"] = "interrupted"
         return out
