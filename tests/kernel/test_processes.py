@@ -188,3 +188,21 @@ def test_a_traceback_through_a_lesson_module_names_its_file_and_line(kernel: Ker
         tb = reply["error"]["traceback"]
         assert 'File "ranks.py", line 2, in work' in tb and "return 1 / rank" in tb
         assert "tutor-lesson-" not in tb
+
+
+def test_a_timeout_counts_the_lessons_processes_not_multiprocessings_helpers(
+        kernel: Kernel) -> None:
+    """A spawn context starts a resource tracker beside the worker: it is not counted."""
+    with kernel.open_session() as s:
+        s.request("modules", 10, modules={"helpers": HELPERS})
+        with pytest.raises(StepTimeout) as info:
+            s.run_step(textwrap.dedent("""\
+                import multiprocessing as mp
+                from helpers import sleep_long
+                ctx = mp.get_context("spawn")
+                q = ctx.Queue()  # (a semaphore: the resource tracker is started)
+                p = ctx.Process(target=sleep_long)
+                p.start()
+                p.join()
+            """), timeout=3)
+    assert "; 1 process it started was still running (a worker or rank" in str(info.value)
