@@ -171,3 +171,13 @@ def test_the_docs_bad_name_example_is_what_lint_says(tmp_path: Path) -> None:
           queue: "x = 1"
     """))
     assert p == f"{tmp_path / 'l.yaml'}:5:3: {example.group(1)}"
+
+
+def test_a_lesson_whose_packs_modules_do_not_load_cannot_run_and_says_why(
+        tmp_path: Path) -> None:
+    """Not an ImportError at the first step: the manifest's problem, before the run."""
+    (tmp_path / "pack.yaml").write_text("title: P\nmodules:\n  ranks: 'x = 1'\nbad: 1\n")
+    lesson = load_lesson(write(tmp_path, ""))
+    assert lesson.setup is not None and lesson.setup.problem is not None
+    assert "pack.yaml:4:1: bad: unknown key 'bad'" in lesson.setup.problem
+    assert "so its `modules:` cannot be given to its lessons" in lesson.setup.problem

@@ -285,14 +285,17 @@ def pack_setup(lesson_file: Path) -> Setup | None:
         return _load_pack_cached(manifest, *_stamp(manifest)).setup
     except LessonError as exc:
         try:
-            declared = re.search(r"^setup[ \t]*:", read_text(manifest, ""), re.MULTILINE)
+            declared = re.search(r"^(setup|modules)[ \t]*:", read_text(manifest, ""),
+                                 re.MULTILINE)
         except LessonError:
             declared = None
         if declared is None:  # nothing to run first: the lesson runs as it is
             return None
         first = exc.problems[0] if exc.problems else None
+        what = ("`setup:` cannot run" if declared.group(1) == "setup"
+                else "`modules:` cannot be given to its lessons")
         return Setup("", manifest, 1, problem=f"{first or display_name(manifest)} (the pack's "
-                     "manifest does not load, so its `setup:` cannot run)")
+                     f"manifest does not load, so its {what})")
 
 
 def pack_modules(lesson_file: Path) -> tuple[Module, ...]:
