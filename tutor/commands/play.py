@@ -364,6 +364,10 @@ class Player:
         if lesson.intro and flow.whole:
             self.say()
             self.markdown(lesson.intro, "")
+        for module in lesson.modules:  # the lesson's own modules: its code imports them
+            self.say(f"\n-- module {module.name}.py (the lesson's code imports it: "
+                     f"`import {module.name}`) --")
+            self.code(module.source)
         if lesson.setup:  # the pack's shared code: the questions may be about what it defines
             self.say("\n-- setup, shared by the pack's lessons (runs before step 1) --")
             self.code(lesson.setup.code)

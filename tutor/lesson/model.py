@@ -88,6 +88,17 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Module:
+    """One of a lesson's (or its pack's) own Python modules (`modules:`), written as
+    NAME.py where the run's code, and the processes it starts, can import it."""
+
+    name: str
+    source: str
+    file: Path  # the lesson file or pack.yaml it is written in
+    line: int  # the file line of the source's first line (1-based)
+
+
+@dataclass(frozen=True)
 class Lesson:
     id: str
     title: str
@@ -102,6 +113,9 @@ class Lesson:
     seed: int = 0
     order: int | None = None
     setup: Setup | None = None  # its pack's shared setup code, run before step 1
+    # its own modules and its pack's (one per name: the lesson's replaces the pack's),
+    # importable before the setup runs
+    modules: tuple[Module, ...] = ()
     # `vary:` (see tutor.lesson.vary): every variant, and the one filled in here; a
     # lesson with variants is loaded filled in with the first, and keeps its template
     variants: tuple[Variant, ...] = ()
@@ -126,3 +140,4 @@ class Pack:
     lesson_order: tuple[str, ...] = ()
     source: str = "bundled"  # "bundled", "path", "TUTOR_PATH", or "entry point NAME"
     setup: Setup | None = None
+    modules: tuple[Module, ...] = ()  # `modules:`, for every lesson of the pack

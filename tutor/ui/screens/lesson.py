@@ -101,6 +101,11 @@ class LessonScreen(TutorScreen[None]):
         with VerticalScroll(id="lesson-body"):
             with Fold(title="Intro", id="intro", collapsed=False):
                 yield Static(inline(self.lesson.intro or ""), id="intro-text")
+            for module in self.lesson.modules:  # the lesson's own modules: its code imports them
+                with Fold(title=f"Module {module.name}.py (the code imports it)",
+                          id=f"module-{module.name}", classes="module", collapsed=False):
+                    yield Static(numbered(module.source), id=f"module-{module.name}-code",
+                                 classes="code")
             with Fold(title="Setup, shared by the pack's lessons (runs before step 1)",
                       id="setup", collapsed=False):
                 # built here, content and all: a Fold composes its children only when it
@@ -227,6 +232,8 @@ class LessonScreen(TutorScreen[None]):
         flow = self.flow
         self.query_one("#intro", Collapsible).collapsed = flow.step_index > 0
         self.query_one("#setup", Collapsible).collapsed = flow.step_index > 0
+        for fold in self.query(".module").results(Collapsible):
+            fold.collapsed = flow.step_index > 0
         self.code_pane.show(self.lesson.steps, flow.step_index, running=self.mode == "running")
         self.notes.display = False
         self.hide_repl()
