@@ -172,6 +172,27 @@ def _feedback_key(spec: JudgeSpec, key: str) -> Obs | None:
     return to_observation(wrong, spec.choices)
 
 
+def _typed_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs,
+                   answer: str) -> str | None:
+    """The `wrong:` answer the typed one is (judged right against it), when that is
+    not the live value: a foreseen mistake is never right nor partly right, whatever
+    the precision typed (`[100, 99]` for a live [99.9, 98.9] whose `wrong:` has
+    [100.0, 99.0]; every item of a set when `wrong:` lists that superset)."""
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    for key in spec.wrong:
+        pseudo = _feedback_key(spec, key)
+        if pseudo is None:
+            continue
+        try:
+            if judged(kind, base, parse(base, key), live, key).status is Status.CORRECT:
+                continue  # a `wrong:` that is the live value: `tutor check` reports that
+        except InvalidPrediction:
+            continue
+        if judged(kind, base, pred, pseudo, answer).status is Status.CORRECT:
+            return key
+    return None
+
+
 def _feedback(kind: Kind, spec: JudgeSpec, pred: Pred, answer: str) -> str | None:
     base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
     for key, explanation in spec.feedback:
@@ -327,6 +348,13 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
                 "gives, and your number fits it at least as well as the live value. ",
                 f"Written to {digits}, the two differ."), kind.style),
                 expected, text, (), feedback)
+    if out.status in (Status.CORRECT, Status.PARTIAL) and kind.name != "number":
+        mistake_key = _typed_mistake(kind, spec, pred, live, answer)
+        if mistake_key is not None:
+            return Verdict(Status.INCORRECT, render((
+                "You said ", Said(answer), ": that is what a mistake this question foresees "
+                "gives, not the live value."), kind.style), expected, text, (),
+                dict(spec.feedback).get(mistake_key) or _feedback(kind, spec, pred, answer))
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
                    tuple(render(d, kind.style) for d in out.details), feedback)
