@@ -226,3 +226,12 @@ def test_a_set_that_is_a_foreseen_mistake_is_not_partly_right() -> None:
     assert v.status is X and "a mistake this question foresees" in v.message
     assert judge(spec, "f_where", live).status is C
     assert judge(spec, "f_if, f_where", live).status.value == "partial"  # not foreseen
+
+
+def test_an_answer_that_does_not_say_what_sets_the_mistake_apart_stays_right() -> None:
+    """`tensor([20., 40.])` for a live x.grad whose `wrong:` has the same numbers with
+    requires_grad=True: it says nothing about the flag, so it is the live value."""
+    spec = JudgeSpec("tensor", wrong=("tensor([20., 40.], requires_grad=True)",))
+    live = t([20.0, 40.0], [2])
+    assert judge(spec, "tensor([20., 40.])", live).status is C
+    assert judge(spec, "tensor([20., 40.], requires_grad=True)", live).status is not C

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from .base.dtypes import spacing
 from .base.errors import InvalidPrediction
-from .base.obs import Obs, items, number_dtype, otype, single_number
+from .base.obs import Obs, items, number_dtype, otype, single_number, tensor_leaves
 from .base.parts import Said, short
 from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
@@ -179,6 +179,8 @@ def _typed_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs,
     the precision typed (`[100, 99]` for a live [99.9, 98.9] whose `wrong:` has
     [100.0, 99.0]; every item of a set when `wrong:` lists that superset)."""
     base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    right = judged(kind, base, pred, live, answer).status is Status.CORRECT
+    typed = _numbers(to_observation(pred, spec.choices)) if right else None
     for key in spec.wrong:
         pseudo = _feedback_key(spec, key)
         if pseudo is None:
@@ -188,9 +190,47 @@ def _typed_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs,
                 continue  # a `wrong:` that is the live value: `tutor check` reports that
         except InvalidPrediction:
             continue
-        if judged(kind, base, pred, pseudo, answer).status is Status.CORRECT:
+        if judged(kind, base, pred, pseudo, answer).status is not Status.CORRECT:
+            continue
+        if not right:  # partly right for the live value, exactly the mistake
+            return key
+        # right for both: the mistake only where the typed numbers are nearer to it
+        # (`tensor([20., 40.])` is not the mistake `..., requires_grad=True`)
+        near, far = _numbers(pseudo), _numbers(live)
+        if typed and near and far and len(typed) == len(near) == len(far) and \
+                _distance(typed, near) < _distance(typed, far):
             return key
     return None
+
+
+def _numbers(obs: Obs | None) -> list[float] | None:
+    """The numbers a value holds, flat (a number, a list or tuple of them, a tensor);
+    None for anything else."""
+    if obs is None:
+        return None
+    t = otype(obs)
+    if t in ("int", "float"):
+        v = single_number(obs)
+        return [float(v)] if isinstance(v, (int, float)) else None
+    if t == "tensor":
+        leaves = tensor_leaves(obs)
+        if leaves is None:
+            return None
+        flat = [float(x) for x in leaves if isinstance(x, (int, float))]
+        return flat if len(flat) == len(leaves) else None
+    if t in ("list", "tuple"):
+        out: list[float] = []
+        for item in items(obs) or []:
+            sub = _numbers(item)
+            if sub is None:
+                return None
+            out += sub
+        return out
+    return None
+
+
+def _distance(a: list[float], b: list[float]) -> float:
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
 def _feedback(kind: Kind, spec: JudgeSpec, pred: Pred, answer: str) -> str | None:
