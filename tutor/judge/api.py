@@ -392,8 +392,8 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
         mistake_key = _typed_mistake(kind, spec, pred, live, answer)
         if mistake_key is not None:
             return Verdict(Status.INCORRECT, render((
-                "You said ", Said(answer), ": that is what a mistake this question foresees "
-                "gives, not the live value."), kind.style), expected, text, (),
+                "You said ", Said(answer), ": that is the answer one of the mistakes this "
+                "question foresees leads to, not the live value."), kind.style), expected, text, (),
                 dict(spec.feedback).get(mistake_key) or _feedback(kind, spec, pred, answer))
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
