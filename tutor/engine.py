@@ -18,11 +18,12 @@ from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.kernel.wire import KERNEL_FAILURES, FailureKind, KernelInfo, Observation
 from tutor.lesson.loader import display_name
-from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
+from tutor.lesson.model import Lesson, Module, Prompt, Setup, Step, Variant
 from tutor.lesson.requires import unmet_prompt, unmet_requirement, unmet_variant
 from tutor.lesson.vary import describe, variants_of
 from tutor.markup import plain_inline
 from tutor.safetext import shorten
+from tutor.states import CheckStatus, CheckVerdict
 
 # What kind of failure stopped a step: the kernel's kinds (tutor/kernel/wire.py), or
 # `setup` (the pack's setup code raised, or is broken) and `interrupted` (the step's
@@ -152,7 +153,8 @@ class LessonRun:
             self.session = self.kernel.open_session(seed=self.lesson.seed,
                                                     cuda=self.lesson.requires.cuda)
             self.outcomes = []
-            failed = run_setup(self.session, self.lesson.setup, self.timeout)
+            failed = (load_modules(self.session, self.lesson.modules, self.timeout)
+                      or run_setup(self.session, self.lesson.setup, self.timeout))
             self.setup_failure, self.setup_failure_kind = failed or (None, None)
         return self.session
 
@@ -231,6 +233,21 @@ class LessonRun:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def load_modules(session: Session, modules: tuple[Module, ...],
+                 timeout: float) -> tuple[str, StepFailure] | None:
+    """Give a fresh session the lesson's own modules (before its setup); why that
+    failed (in words, and the kernel's kind of failure), or None."""
+    if not modules:
+        return None
+    try:
+        session.request("modules", timeout, modules={m.name: m.source for m in modules})
+    except KernelError as exc:
+        where = ", ".join(f"{display_name(m.file)}:{m.line}" for m in modules)
+        return (f"the lesson's modules ({where}) could not be written for its run: {exc}",
+                exc.kind)
+    return None
 
 
 SETUP_LABEL = "<pack setup>"  # the file name tracebacks show for a pack's setup code
@@ -344,7 +361,7 @@ class PromptCheck:
     prompt: int
     line: int
     passed: bool
-    verdict: str  # correct/partial/incorrect/invalid, or "error" when it could not be judged
+    verdict: CheckVerdict  # the judge's word, or error / skipped / nondeterministic
     answer: str | None
     expected: str | None  # the live value, as displayed to a learner
     message: str
@@ -376,7 +393,7 @@ class PromptCheck:
 class LessonCheck:
     lesson: str
     file: str
-    status: str  # passed, failed, skipped, error
+    status: CheckStatus
     reason: str = ""
     # status error: the kind of failure (None when the lesson's own code raised)
     failure_kind: StepFailure | None = None

@@ -201,3 +201,37 @@ def test_a_wrong_answer_that_is_the_live_value_is_left_to_tutor_check() -> None:
     t32 = {"type": "tensor", "dtype": "float32", "shape": [], "values": F32_06}
     assert status("number", "0.6", t32, wrong=("0.6",)) is C
     assert status("number", "1.0", f(1.0), wrong=("1.0",)) is C
+
+
+# ---- foreseen mistakes beyond single numbers (readers of packs 26 and 27) -----------
+
+def test_a_list_that_is_a_foreseen_mistake_is_that_mistake_at_any_precision() -> None:
+    """`[100, 99]` for a live [99.9, 98.9] was judged right (two significant digits)
+    although `wrong:` lists [100.0, 99.0]: neither weight took Adam's step."""
+    spec = JudgeSpec("list", wrong=("[100.0, 99.0]",),
+                     feedback=(("[100.0, 99.0]", "Neither took the step."),))
+    live = {"type": "list", "items": [f(99.9), f(98.9)]}
+    for text in ("[100, 99]", "100, 99", "[100.0, 99.0]"):
+        v = judge(spec, text, live)
+        assert v.status is X and v.feedback == "Neither took the step.", (text, v)
+    assert judge(spec, "[99.9, 98.9]", live).status is C
+
+
+def test_a_set_that_is_a_foreseen_mistake_is_not_partly_right() -> None:
+    """Listing every function (the misconception the question is built on) was
+    "partly right" since the live item is among them."""
+    spec = JudgeSpec("set", wrong=("f_item, f_if, f_where",))
+    live = {"type": "set", "items": [s("f_where")]}
+    v = judge(spec, "f_item, f_if, f_where", live)
+    assert v.status is X and "one of the mistakes this question foresees" in v.message
+    assert judge(spec, "f_where", live).status is C
+    assert judge(spec, "f_if, f_where", live).status.value == "partial"  # not foreseen
+
+
+def test_an_answer_that_does_not_say_what_sets_the_mistake_apart_stays_right() -> None:
+    """`tensor([20., 40.])` for a live x.grad whose `wrong:` has the same numbers with
+    requires_grad=True: it says nothing about the flag, so it is the live value."""
+    spec = JudgeSpec("tensor", wrong=("tensor([20., 40.], requires_grad=True)",))
+    live = t([20.0, 40.0], [2])
+    assert judge(spec, "tensor([20., 40.])", live).status is C
+    assert judge(spec, "tensor([20., 40.], requires_grad=True)", live).status is not C

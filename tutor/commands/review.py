@@ -20,13 +20,14 @@ from tutor.lesson.vary import describe, with_variant
 from tutor.progress import Attempt, Mistake, ProgressStore, ReviewItem, first_answers
 from tutor.progress.schedule import RATING_NAMES
 from tutor.safetext import json_dumps, sanitize
+from tutor.states import Outcome
 
 GONE = "(this question is no longer in the lesson)"
 ASK_AGAIN = "Ask them again: tutor play --review, or Review in the app (tutor, then r)."
 MISSING = "(this lesson is not in the catalog: was it removed, or is its pack not on --path?)"
 CONFIDENCE = {"sure": "sure", "guess": "a guess"}
-VERDICTS = {"incorrect": "wrong", "partial": "partly right", "revealed": "revealed",
-            "correct": "right"}
+VERDICTS: dict[Outcome, str] = {"incorrect": "wrong", "partial": "partly right",
+                                "revealed": "revealed", "correct": "right"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

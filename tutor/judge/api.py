@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from .base.dtypes import spacing
 from .base.errors import InvalidPrediction
-from .base.obs import Obs, items, number_dtype, otype, single_number
+from .base.obs import Obs, items, number_dtype, otype, single_number, tensor_leaves
 from .base.parts import Said, short
 from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
@@ -23,6 +23,7 @@ from .reading.phrases import hedges
 from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
 from .reading.words import choice_marks as choice_marks  # re-exported
+from .reading.words import says_nothing_printed as says_nothing_printed  # re-exported
 from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
@@ -169,6 +170,67 @@ def _feedback_key(spec: JudgeSpec, key: str) -> Obs | None:
     except InvalidPrediction:
         return None
     return to_observation(wrong, spec.choices)
+
+
+def _typed_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs,
+                   answer: str) -> str | None:
+    """The `wrong:` answer the typed one is (judged right against it), when that is
+    not the live value: a foreseen mistake is never right nor partly right, whatever
+    the precision typed (`[100, 99]` for a live [99.9, 98.9] whose `wrong:` has
+    [100.0, 99.0]; every item of a set when `wrong:` lists that superset)."""
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    right = judged(kind, base, pred, live, answer).status is Status.CORRECT
+    typed = _numbers(to_observation(pred, spec.choices)) if right else None
+    for key in spec.wrong:
+        pseudo = _feedback_key(spec, key)
+        if pseudo is None:
+            continue
+        try:
+            if judged(kind, base, parse(base, key), live, key).status is Status.CORRECT:
+                continue  # a `wrong:` that is the live value: `tutor check` reports that
+        except InvalidPrediction:
+            continue
+        if judged(kind, base, pred, pseudo, answer).status is not Status.CORRECT:
+            continue
+        if not right:  # partly right for the live value, exactly the mistake
+            return key
+        # right for both: the mistake only where the typed numbers are nearer to it
+        # (`tensor([20., 40.])` is not the mistake `..., requires_grad=True`)
+        near, far = _numbers(pseudo), _numbers(live)
+        if typed and near and far and len(typed) == len(near) == len(far) and \
+                _distance(typed, near) < _distance(typed, far):
+            return key
+    return None
+
+
+def _numbers(obs: Obs | None) -> list[float] | None:
+    """The numbers a value holds, flat (a number, a list or tuple of them, a tensor);
+    None for anything else."""
+    if obs is None:
+        return None
+    t = otype(obs)
+    if t in ("int", "float"):
+        v = single_number(obs)
+        return [float(v)] if isinstance(v, (int, float)) else None
+    if t == "tensor":
+        leaves = tensor_leaves(obs)
+        if leaves is None:
+            return None
+        flat = [float(x) for x in leaves if isinstance(x, (int, float))]
+        return flat if len(flat) == len(leaves) else None
+    if t in ("list", "tuple"):
+        out: list[float] = []
+        for item in items(obs) or []:
+            sub = _numbers(item)
+            if sub is None:
+                return None
+            out += sub
+        return out
+    return None
+
+
+def _distance(a: list[float], b: list[float]) -> float:
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
 def _feedback(kind: Kind, spec: JudgeSpec, pred: Pred, answer: str) -> str | None:
@@ -326,6 +388,13 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
                 "gives, and your number fits it at least as well as the live value. ",
                 f"Written to {digits}, the two differ."), kind.style),
                 expected, text, (), feedback)
+    if out.status in (Status.CORRECT, Status.PARTIAL) and kind.name != "number":
+        mistake_key = _typed_mistake(kind, spec, pred, live, answer)
+        if mistake_key is not None:
+            return Verdict(Status.INCORRECT, render((
+                "You said ", Said(answer), ": that is the answer one of the mistakes this "
+                "question foresees leads to, not the live value."), kind.style), expected, text, (),
+                dict(spec.feedback).get(mistake_key) or _feedback(kind, spec, pred, answer))
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
                    tuple(render(d, kind.style) for d in out.details), feedback)

@@ -357,8 +357,19 @@ def _inspect(reply: dict[str, Any], request: dict[str, Any]) -> None:
     check_picture(reply.get("picture"))
 
 
+def _modules(reply: dict[str, Any], request: dict[str, Any]) -> None:
+    # the names of the modules written: those the request gave, no other
+    asked = request.get("modules")
+    asked = asked if isinstance(asked, dict) else {}
+    names = need_list(reply.get("modules"), "modules", len(asked))
+    for i, name in enumerate(names):
+        if need_str(name, f"modules[{i}]", 200) not in asked:
+            raise BadReply(f"modules[{i}] is {str(name)[:40]!r}, a module the request did "
+                           "not give")
+
+
 SESSION_REPLIES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
-    "run": _run, "repl": _repl, "observe": _observe, "inspect": _inspect,
+    "run": _run, "repl": _repl, "observe": _observe, "inspect": _inspect, "modules": _modules,
 }
 
 

@@ -246,5 +246,11 @@ class InspectReply(ReplyBase, total=False):
     picture: Picture
 
 
-SessionReply = RunReply | ReplReply | ObserveReply | InspectReply
-SessionOp = Literal["run", "repl", "observe", "inspect"]
+class ModulesReply(ReplyBase, total=False):
+    """The answer to `modules` {modules: {name: source}}: the names written, sorted."""
+
+    modules: list[str]
+
+
+SessionReply = RunReply | ReplReply | ObserveReply | InspectReply | ModulesReply
+SessionOp = Literal["run", "repl", "observe", "inspect", "modules"]

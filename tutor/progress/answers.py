@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tutor.progress.records import Attempt
 from tutor.progress.review import first_answers
-from tutor.progress.store import Attempt
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,14 @@ from tutor.ui.messages import WorkerChanged
 if TYPE_CHECKING:
     from textual import getters
 
-    from tutor.ui.app import TutorApp
+    from tutor.ui.host import TutorHost
 
 R = TypeVar("R")
 
 
 class TutorScreen(Screen[R], Generic[R]):
-    if TYPE_CHECKING:  # the screens of this package run in a TutorApp
-        app = getters.app(TutorApp)
+    if TYPE_CHECKING:  # the screens of this package run in a TutorApp (see ui/host.py)
+        app = getters.app(TutorHost)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
@@ -29,7 +29,7 @@ class TutorScreen(Screen[R], Generic[R]):
 
 class TutorModal(ModalScreen[R], Generic[R]):
     if TYPE_CHECKING:
-        app = getters.app(TutorApp)
+        app = getters.app(TutorHost)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:

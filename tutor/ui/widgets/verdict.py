@@ -14,10 +14,11 @@ from textual.widgets import Static
 
 from tutor.flow import Answer
 from tutor.safetext import sanitize
+from tutor.states import AnswerStatus
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline
 
-HEADINGS = {
+HEADINGS: dict[AnswerStatus, str] = {
     "correct": "✓ Correct",
     "partial": "≈ Partly right",
     "incorrect": "✗ Not quite",
@@ -26,7 +27,8 @@ HEADINGS = {
 MAX_VALUE_LINES = 8
 MAX_OUTPUT_CHARS = 2000
 # The judge's messages may open with the verdict the heading already says.
-SAID = {"correct": ("Right: ", "Right, "), "incorrect": ("Not quite: ", "Not quite. ")}
+SAID: dict[AnswerStatus, tuple[str, ...]] = {
+    "correct": ("Right: ", "Right, "), "incorrect": ("Not quite: ", "Not quite. ")}
 
 
 def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
