@@ -118,3 +118,27 @@ steps:
 """))
     result = check_lesson(kernel, lesson)
     assert result.status == "passed", [p.message for p in result.prompts]
+
+
+def test_modules_that_cannot_be_written_fail_with_the_kernels_kind(tmp_path: Path) -> None:
+    # the kind decides whether `tutor check -j N` runs the lesson again alone
+    from tutor.engine import load_modules, run_setup
+    from tutor.kernel import KernelError, SessionDied
+    from tutor.lesson.model import Module
+
+    class Broken:
+        def __init__(self, exc: KernelError) -> None:
+            self.exc = exc
+
+        def request(self, op: str, timeout: float | None = None, **fields: object) -> object:
+            raise self.exc
+
+    module = (Module("helpers", "x = 1", tmp_path / "a.yaml", 7),)
+    died = load_modules(Broken(SessionDied("the kernel died", None, "kernel_died")),  # type: ignore[arg-type]
+                        module, 10)
+    assert died is not None and died[1] == "kernel_died" and "a.yaml:7" in died[0]
+    refused = load_modules(Broken(KernelError("module name 'queue' is taken")),  # type: ignore[arg-type]
+                           module, 10)
+    assert refused is not None and refused[1] == "kernel_error"
+    assert load_modules(Broken(KernelError("x")), (), 10) is None  # type: ignore[arg-type]
+    assert run_setup(Broken(KernelError("x")), None, 10) is None  # type: ignore[arg-type]

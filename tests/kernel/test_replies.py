@@ -163,3 +163,22 @@ def test_control_messages_are_checked(message: dict[str, Any], why: str) -> None
         check_control(message)
     assert check_control({"event": "exit", "pid": 12, "code": None, "signal": 9, "reason": None})
     assert check_control({"event": "pong", "seq": 3})
+
+
+MODULES = {"id": 5, "op": "modules", "modules": {"helpers": "x = 1", "ranks": "y = 2"}}
+
+
+def test_a_modules_reply_names_only_the_modules_it_was_given() -> None:
+    good = {"id": 5, "ok": True, "modules": ["helpers", "ranks"]}
+    assert check_session_reply(good, MODULES) is good
+    for reply, message in [
+        ({"id": 5, "ok": True, "modules": "helpers"}, "modules should be a list, not a string"),
+        ({"id": 5, "ok": True, "modules": ["helpers", 3]}, "modules[1] should be a string"),
+        ({"id": 5, "ok": True, "modules": ["torch"]}, "modules[0] is 'torch', a module the "
+         "request did not give"),
+        ({"id": 5, "ok": True, "modules": ["helpers", "ranks", "helpers"]},
+         "modules has 3 items (at most 2)"),
+    ]:
+        with pytest.raises(BadReply) as refused:
+            check_session_reply(reply, MODULES)
+        assert message in str(refused.value)
