@@ -33,6 +33,18 @@ def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         os.environ["TUTOR_HOME"] = before
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Tests speak English unless they choose otherwise (whatever the locale of the person
+    running them), and a test that switches the language (`tutor --lang ko` in process,
+    the app's switch) leaves English behind it."""
+    from tutor import i18n
+
+    monkeypatch.setenv("TUTOR_LANG", "en")
+    yield
+    i18n.set_language(i18n.ENGLISH)
+
+
 @pytest.fixture(scope="session")
 def kernel() -> Iterator[Kernel]:
     """A started kernel shared by the whole test session (tests must not kill it)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tutor.i18n import _, ngettext
 from tutor.progress.review import first_answers
 from tutor.progress.store import Attempt
 
@@ -49,11 +50,14 @@ class AnswerCount:
         of), or "" when there is nothing to say."""
         if not self.answers and not self.retries:
             return ""
-        said = (f"{self.predictions} prediction{'' if self.predictions == 1 else 's'}"
-                f" and {self.revealed} reveal{'' if self.revealed == 1 else 's'}")
+        said = _("{predictions} and {reveals}").format(
+            predictions=ngettext("{n} prediction", "{n} predictions",
+                                 self.predictions).format(n=self.predictions),
+            reveals=ngettext("{n} reveal", "{n} reveals", self.revealed).format(n=self.revealed))
         if self.retries:
-            said += (f"; {self.retries} retr{'y' if self.retries == 1 else 'ies'} "
-                     "after a verdict not counted")
+            said += "; " + ngettext("{n} retry after a verdict not counted",
+                                    "{n} retries after a verdict not counted",
+                                    self.retries).format(n=self.retries)
         return said
 
 
