@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutor.engine import StepOutcome, judge_prompt, shown_live
+from tutor.i18n import _
 from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away
 from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
@@ -95,22 +96,23 @@ class Tally:
 
     def text(self) -> str:
         """'3 of 4 right, 1 revealed' (and how many are still open)."""
-        parts = [f"{self.correct} of {self.total} right"]
+        parts = [_("{n} of {total} right").format(n=self.correct, total=self.total)]
         if self.partial:
-            parts.append(f"{self.partial} partly right")
+            parts.append(_("{n} partly right").format(n=self.partial))
         if self.incorrect:
-            parts.append(f"{self.incorrect} wrong")
+            parts.append(_("{n} wrong").format(n=self.incorrect))
         if self.revealed:
-            parts.append(f"{self.revealed} revealed")
+            parts.append(_("{n} revealed").format(n=self.revealed))
         if self.skipped:
-            parts.append(f"{self.skipped} skipped here")
+            parts.append(_("{n} skipped here").format(n=self.skipped))
         open_ = self.total - self.answered
-        return ", ".join(parts) + (f"; {open_} not answered" if open_ > 0 else "")
+        return ", ".join(parts) + ("; " + _("{n} not answered").format(n=open_)
+                                   if open_ > 0 else "")
 
 
 def entry_label(kind: str) -> str:
     """What an answer of `kind` is, the same words for every question of the kind."""
-    return REGISTRY[kind].label if kind in REGISTRY else "your prediction"
+    return _(REGISTRY[kind].label) if kind in REGISTRY else _("your prediction")
 
 
 def choice_labels(prompt: Prompt) -> list[str]:
@@ -125,7 +127,7 @@ def entry_text(kind: str, examples: Sequence[str] = ()) -> str:
     said = entry_label(kind)
     # what the label already names is not repeated as an example ("[] for none · e.g. []")
     examples = [e for e in examples if e not in said]
-    return said + (" · e.g. " + " · ".join(examples) if examples else "")
+    return said + (" · " + _("e.g.") + " " + " · ".join(examples) if examples else "")
 
 
 class LessonFlow:

@@ -262,3 +262,8 @@ def cell(text: str, cells: int) -> str:
     """`text` padded with spaces to `cells` terminal cells (at least one space after it),
     so that labels in any language line up what follows them."""
     return text + " " * max(1, cells - width(text))
+
+
+def pad(text: str, cells: int) -> str:
+    """`text` left-aligned in a column `cells` terminal cells wide (like `:<cells`)."""
+    return text + " " * max(0, cells - width(text))

@@ -33,10 +33,11 @@ class AnswerCount:
 
     def text(self) -> str:
         """`31 answers, 26 right (84%)`."""
-        said = f"{self.answers} answer{'' if self.answers == 1 else 's'}"
+        said = ngettext("{n} answer", "{n} answers", self.answers).format(n=self.answers)
         if not self.answers:
             return said
-        return f"{said}, {self.right} right ({self.right / self.answers:.0%})"
+        return said + ", " + _("{right} right ({rate})").format(
+            right=self.right, rate=f"{self.right / self.answers:.0%}")
 
     def stored(self) -> str:
         """`3 answers` or `3 answers and 1 retry`: every stored row, said as what it is."""
