@@ -110,15 +110,10 @@ def _lang_option(argv: list[str]) -> str | None:
 def choose_language(option: str | None) -> str:
     """Set the process's language (`tutor.i18n.resolve`): the app's remembered choice
     is read from its settings (`ui.json` beside the progress database)."""
-    from tutor.i18n import resolve, set_language
+    from tutor.i18n import resolve, saved_language, set_language
     from tutor.progress.store import data_dir
-    from tutor.ui.settings import load
 
-    try:
-        saved = load(data_dir()).get("lang")
-    except Exception:  # noqa: BLE001 (no settings is not an error: the defaults)
-        saved = None
-    return set_language(resolve(option, saved=saved))
+    return set_language(resolve(option, saved=saved_language(data_dir())))
 
 
 def _command_name(argv: list[str]) -> str | None:

@@ -267,3 +267,35 @@ def cell(text: str, cells: int) -> str:
 def pad(text: str, cells: int) -> str:
     """`text` left-aligned in a column `cells` terminal cells wide (like `:<cells`)."""
     return text + " " * max(0, cells - width(text))
+
+
+# ---------------------------------------------------------------------- the judge's sentences
+RECORD_ENV = "TUTOR_I18N_RECORD"  # a file: every judge sentence rendered is added to it
+
+
+def template(msgid: str) -> str | None:
+    """The translation of one of the judge's sentences (`tutor.judge.showing.render`),
+    whose values are `{0}`, `{1}`...; None where there is none (English, or a sentence the
+    catalog lacks: it is then said in English).  With TUTOR_I18N_RECORD set (a
+    development aid, docs/translating.md), every sentence asked for is recorded there."""
+    record = os.environ.get(RECORD_ENV)
+    if record:
+        with open(record, "a", encoding="utf-8") as f:
+            f.write(repr(msgid) + "\n")
+    if _current == ENGLISH:
+        return None
+    return catalog(_current).singular.get(msgid)
+
+
+def saved_language(directory: Path) -> str | None:
+    """The language the app's switch remembered (`lang` in `ui.json` beside the progress
+    database, as `tutor.ui.settings` writes it), or None.  Best effort, as the app's
+    settings are: a missing or damaged file is no choice, never an error."""
+    import json
+
+    try:
+        data = json.loads((directory / "ui.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    lang = data.get("lang") if isinstance(data, dict) else None
+    return lang if isinstance(lang, str) and lang in LANGUAGES else None

@@ -8,10 +8,12 @@ import random
 import re
 from functools import lru_cache
 
+from tutor import i18n
+
 from .base.dtypes import spacing
 from .base.errors import InvalidPrediction
 from .base.obs import Obs, items, number_dtype, otype, single_number
-from .base.parts import Said, short
+from .base.parts import Fill, Said, short
 from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
 from .comparing.items import clear_cache as clear_items_cache
@@ -27,13 +29,14 @@ from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
 
-_HEDGE = "That sounds unsure: take a guess; a wrong answer shows you why."
+_HEDGE = "That sounds unsure: take a guess; a wrong answer shows you why."  # (a template)
 
 
 def _kind(spec: JudgeSpec) -> Kind:
     kind = REGISTRY.get(spec.kind)
     if kind is None:
-        raise InvalidPrediction(f"This prompt has an unknown kind {spec.kind!r}.", how=False)
+        raise InvalidPrediction("This prompt has an unknown kind ", Fill(repr(spec.kind)), ".",
+                                how=False)
     return kind
 
 
@@ -202,9 +205,11 @@ def apart(v: float, w: float) -> str | None:
     scientific = max(abs(v), abs(w)) < 1e-3 or max(abs(v), abs(w)) >= 1e6
     for n in range(0 if not scientific else 1, 17):
         if scientific and f"{v:.{n - 1}e}" != f"{w:.{n - 1}e}":
-            return f"{n} significant digit{'s' * (n != 1)}"
+            return i18n.ngettext("{n} significant digit", "{n} significant digits",
+                                 n).format(n=n)
         if not scientific and f"{v:.{n}f}" != f"{w:.{n}f}":
-            return f"{n} decimal{'s' * (n != 1)}" if n else "whole numbers"
+            return (i18n.ngettext("{n} decimal", "{n} decimals", n).format(n=n) if n
+                    else i18n._("whole numbers"))
     return None
 
 
@@ -324,7 +329,7 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
             return Verdict(Status.INCORRECT, render((
                 "You said ", Said(answer), ": that is what a mistake this question foresees "
                 "gives, and your number fits it at least as well as the live value. ",
-                f"Written to {digits}, the two differ."), kind.style),
+                "Written to ", Fill(digits), ", the two differ."), kind.style),
                 expected, text, (), feedback)
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
@@ -349,7 +354,8 @@ def judge(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
         except Exception:
             expected = "?"
         return Verdict(
-            Status.INVALID, "Sorry, I could not judge that answer. Try writing it another way.",
+            Status.INVALID,
+            i18n._("Sorry, I could not judge that answer. Try writing it another way."),
             expected, text if isinstance(text, str) else "",
         )  # fmt: skip
 
@@ -362,7 +368,7 @@ def parse_error(spec: JudgeSpec, text: str) -> str | None:
     except InvalidPrediction as e:
         return _unreadable(spec, text, "", None, e).message
     except Exception:
-        return "Sorry, I could not read that answer."
+        return i18n._("Sorry, I could not read that answer.")
     return None
 
 
