@@ -19,6 +19,7 @@ from .base.verdict import JudgeSpec, Status, Verdict
 from .comparing.items import clear_cache as clear_items_cache
 from .comparing.numbers import matches
 from .comparing.pseudo import to_observation
+from .reading import korean
 from .reading.grammar import number_in
 from .reading.numbers import NumLit
 from .reading.phrases import hedges
@@ -46,6 +47,7 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     if not isinstance(text, str):
         raise InvalidPrediction("Type an answer.")
     check_length(text)
+    text = korean.english(text, spec.kind)  # 네, 에러 없음, 모르겠어요: as in English
     if not kind.verbatim and hedges(text) and \
             text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
         raise InvalidPrediction(_HEDGE, how=False)
