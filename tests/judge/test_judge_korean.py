@@ -83,8 +83,13 @@ def test_korean_answers_do_not_depend_on_the_language() -> None:
 def test_messages_in_korean() -> None:
     i18n.set_language("ko")
     v = judge(JudgeSpec("bool"), "yes", b(False))
-    assert v.message == "yes라고 답했지만 실제로는 no입니다 (실제 값은 False)."
+    assert v.message == "입력한 답은 예, 실제로는 아니요입니다 (실제 값은 False)."
     v = judge(JudgeSpec("number"), "0.5", f(0.25))
-    assert v.message == "0.5라고 답했지만 실제 값은 0.25입니다."
+    assert v.message == "입력한 답은 0.5, 실제 값은 0.2500입니다."
     v = judge(JudgeSpec("bool"), "모르겠어요", b(True))
-    assert "확신" in v.message or "추측" in v.message, v.message
+    assert v.message == "확신이 없어 보이네요: 추측이라도 해 보세요. 틀리면 왜 틀렸는지 보여 드립니다."
+    v = judge(JudgeSpec("shape"), "(2, 3)", {"type": "size", "value": [3, 2]})
+    assert v.message == "입력한 답은 (2, 3), 실제 shape는 (3, 2)입니다."
+    assert v.details == ("크기는 같지만 순서가 다릅니다.",)
+    v = judge(JudgeSpec("number"), "x y", f(0.25))  # unreadable: what is wrong, then how
+    assert v.status is INV and "숫자 하나를 입력하세요" in v.message, v.message

@@ -58,7 +58,7 @@ def _listed(parts: Sequence[Part], n: int) -> tuple[Part, ...]:
         out += [", "] if k else []
         out.append(part)
     if n > 8:
-        out.append(Fill(i18n._(", \u2026 ({n} in all)").format(n=n)))
+        out += [", ", Fill(i18n._("\u2026 ({n} in all)").format(n=n))]
     return tuple(out)
 
 
