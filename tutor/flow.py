@@ -321,9 +321,9 @@ class LessonFlow:
     def live_display(self) -> str:
         """The current question's live value as shown to the learner."""
         if self.outcome is None or self.prompt is None:
-            return "(the step has not run)"
+            return _("(the step has not run)")
         if self.outcome.failure:
-            return f"(no live value: {self.outcome.failure})"
+            return _("(no live value: {why})").format(why=self.outcome.failure)
         return shown_live(self.outcome.live(self.prompt), self.prompt.kind)
 
     def _attempt(self, verdict: str, answer: str, expected: str,
