@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tutor import i18n
-from tutor.i18n import PoError, cell, ngettext, parse_po, pad, resolve, width
+from tutor.i18n import PoError, cell, ngettext, pad, parse_po, resolve, width
 
 ROOT = Path(__file__).resolve().parents[2]
 

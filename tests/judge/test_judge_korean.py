@@ -61,7 +61,8 @@ def test_none_and_empty() -> None:
     assert status("number", "없음", f(0.5)) is X
 
 
-@pytest.mark.parametrize("text", ["모르겠어요", "잘 모르겠어요", "글쎄요", "아마", "네, 모르겠어요"])
+@pytest.mark.parametrize("text", ["모르겠어요", "잘 모르겠어요", "글쎄요", "아마",
+                                  "네, 모르겠어요"])
 def test_hedges_are_asked_again(text: str) -> None:
     assert status("bool", text, b(True)) is INV, text
     assert status("exception", text, {"type": "none"}) is INV, text
@@ -87,7 +88,8 @@ def test_messages_in_korean() -> None:
     v = judge(JudgeSpec("number"), "0.5", f(0.25))
     assert v.message == "입력한 답은 0.5, 실제 값은 0.2500입니다."
     v = judge(JudgeSpec("bool"), "모르겠어요", b(True))
-    assert v.message == "확신이 없어 보이네요: 추측이라도 해 보세요. 틀리면 왜 틀렸는지 보여 드립니다."
+    assert v.message == ("확신이 없어 보이네요: 추측이라도 해 보세요. "
+                         "틀리면 왜 틀렸는지 보여 드립니다.")
     v = judge(JudgeSpec("shape"), "(2, 3)", {"type": "size", "value": [3, 2]})
     assert v.message == "입력한 답은 (2, 3), 실제 shape는 (3, 2)입니다."
     assert v.details == ("크기는 같지만 순서가 다릅니다.",)
