@@ -45,7 +45,8 @@ def split_confidence(text: str, prompt: Prompt) -> tuple[str, str]:
     in `?`), nor for a choice whose own text ends in `?`."""
     answer = text.strip()
     if (prompt.kind == "stdout" or not answer.endswith(GUESS_MARK)
-            or any(answer.casefold() == c.strip().casefold() for c in prompt.choices)):
+            or any(answer.casefold() == c.strip().casefold()
+                   for c in (*prompt.choices, *prompt.labels))):
         return answer, "sure"
     bare = answer.rstrip(GUESS_MARK).rstrip()
     return (bare, "guess") if bare else (answer, "sure")
@@ -108,6 +109,16 @@ class Tally:
         open_ = self.total - self.answered
         return ", ".join(parts) + ("; " + _("{n} not answered").format(n=open_)
                                    if open_ > 0 else "")
+
+
+def as_judged(prompt: Prompt, text: str) -> str:
+    """A choice's translated label typed (a translated lesson shows `labels`) is the
+    choice itself: answers are judged as in English."""
+    typed = text.strip().casefold()
+    for label, choice in zip(prompt.labels, prompt.choices, strict=False):
+        if typed == label.strip().casefold():
+            return choice
+    return text
 
 
 def entry_label(kind: str) -> str:
@@ -295,6 +306,7 @@ class LessonFlow:
         text, marked = split_confidence(text, self.prompt)
         if marked == "guess":
             confidence = "guess"
+        text = as_judged(self.prompt, text)
         verdict = judge_prompt(self.outcome, self.prompt, text)
         if verdict.status is Status.INVALID:
             return Answer("invalid", verdict, verdict.expected, None)

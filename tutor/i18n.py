@@ -250,6 +250,12 @@ def status_word(status: str) -> str:
     return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
+def untranslated(lang: str) -> str:
+    """The mark of a lesson shown in English (its texts are in `lang`) while tutor
+    speaks another language: a lesson without a (current) translation, or ""."""
+    return _("(in English: not translated yet)") if lang != _current else ""
+
+
 def width(text: str) -> int:
     """Terminal cells `text` takes: Hangul and other wide characters take two."""
     import unicodedata

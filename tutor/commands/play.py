@@ -39,7 +39,7 @@ from tutor.commands.common import add_path_option, catalog_for, seconds
 from tutor.commands.console import KEY_CODES_REFUSED, OutputLost, Reader, key_codes
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.flow import GUESS_MARK, Answer, LessonFlow, choice_labels, entry_text
-from tutor.i18n import N_, _, cell, ngettext, steps_and_questions, width
+from tutor.i18n import N_, _, cell, ngettext, steps_and_questions, untranslated, width
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
@@ -235,7 +235,8 @@ class Player:
         number = _("Q{n} of {count}. ").format(n=flow.question_number, count=flow.total_prompts)
         self.say()
         self.prose(plain_inline(prompt.ask), number, " " * width(number))
-        for mark, choice in zip(choice_labels(prompt), prompt.choices, strict=True):
+        for mark, choice in zip(choice_labels(prompt), prompt.labels or prompt.choices,
+                                strict=True):
             self.prose(plain_inline(choice), f"     {mark}. ", " " * (7 + len(mark)))
         problem = flow.problem()
         if problem:
@@ -357,6 +358,8 @@ class Player:
         steps = len(lesson.steps)
         heading = f"{self.heading}: " if self.heading else ""
         self.say(title_line(heading + plain_inline(lesson.title), self.width))
+        if untranslated(lesson.lang):
+            self.prose(untranslated(lesson.lang), "")
         # (no lesson id here: an id can name what a question asks; the summary gives it)
         on = " · " + _("on torch {version}").format(version=self.torch) if self.torch else ""
         self.prose(f"{lesson.topic} · " + _("level {n}").format(n=lesson.level) + " · "

@@ -116,6 +116,8 @@ class TutorApp(App[int]):
         i18n.set_language(code)
         saved = settings.save(self.store.directory, lang=code)
         translate_bindings(self)
+        if self.catalog is not None:  # the lessons again, in their translations
+            self.load_lessons()
         for screen in self.screen_stack:
             translate_bindings(screen)
             screen.refresh_bindings()

@@ -23,7 +23,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.course import course_lessons, course_progress, finished, in_course
-from tutor.i18n import N_, _, ngettext, status_word, steps_and_questions
+from tutor.i18n import N_, _, ngettext, status_word, steps_and_questions, untranslated
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.confirm import Confirm
@@ -242,6 +242,8 @@ class CatalogScreen(TutorScreen[None]):
             head += Content.styled(f"\n{CANNOT} " + _(
                 "Cannot run here: this lesson {why}. It is not counted in the course; it opens, "
                 "but its steps will not run.").format(why=why), "$text-warning")
+        if untranslated(lesson.lang):
+            head += Content.styled("\n" + untranslated(lesson.lang), "$text-warning")
         self.query_one("#detail-head", Static).update(head)
         self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
 

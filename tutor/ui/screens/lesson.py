@@ -31,7 +31,7 @@ from textual.widgets import Collapsible, Footer, Static
 
 from tutor.engine import LessonRun, StepOutcome, unmet_requirement
 from tutor.flow import Answer, LessonFlow, Position
-from tutor.i18n import N_, _
+from tutor.i18n import N_, _, untranslated
 from tutor.kernel import Kernel, KernelError, Session
 from tutor.lesson.model import Lesson
 from tutor.pictures import ShowSpec
@@ -206,6 +206,8 @@ class LessonScreen(TutorScreen[None]):
 
     def show_title(self) -> None:
         text = title(self.lesson.title)
+        if untranslated(self.lesson.lang):
+            text += Content.styled(" " + untranslated(self.lesson.lang), "$text-warning")
         if self.review is not None:
             text = Content.styled(_("Review {n} of {count}").format(
                 n=self.review[0] + 1, count=self.review[1]) + " · ", "$text-accent") + text

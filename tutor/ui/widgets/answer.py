@@ -151,7 +151,7 @@ class AnswerBox(Vertical, can_focus=True):
         choices.display = kind == "choice"
         choices.clear_options()
         if kind == "choice":
-            marked = zip(choice_labels(prompt), prompt.choices, strict=True)
+            marked = zip(choice_labels(prompt), prompt.labels or prompt.choices, strict=True)
             choices.add_options([Option(title(f"{mark}. {c}"), id=str(i))
                                  for i, (mark, c) in enumerate(marked, 1)])
             choices.highlighted = 0
