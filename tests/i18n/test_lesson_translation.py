@@ -197,3 +197,17 @@ def test_check_in_korean_runs_and_judges_exactly_as_in_english(capsys) -> None:
         said[lang] = [line.split("(")[0] for line in out.splitlines() if "..." in line]
         assert "prompts: 15 of 15 passed" in out
     assert said["en"] == said["ko"] and len(said["ko"]) == 3
+
+
+def test_the_translation_schema_accepts_the_samples_and_refuses_a_bad_file() -> None:
+    import json
+
+    import jsonschema
+
+    schema = json.loads((ROOT / "tutor" / "lesson" / "translation.schema.json").read_text())
+    for path in sorted(SAMPLES.glob("*.ko.yaml")):
+        jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema)
+    bad = {"translates": "samples/memory", "lang": "ko", "source": "xyz",
+           "text": {"title": "제목", "steps": [{"predict": [{"asks": "?"}]}]}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
