@@ -492,8 +492,8 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
             continue
         if root.is_file() and is_translation_file(root):
             report.problems += orphan_translations(root)
-            lesson = root.with_name(root.stem.rsplit(".", 1)[0] + root.suffix)
-            files += [lesson] if lesson.is_file() else []  # its lint checks the translation
+            source = root.with_name(root.stem.rsplit(".", 1)[0] + root.suffix)
+            files += [source] if source.is_file() else []  # its lint checks the translation
             continue
         files += lesson_files(root)
         found_manifests += manifests(root)
