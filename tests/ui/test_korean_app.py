@@ -100,3 +100,17 @@ async def test_the_language_switch_applies_now_and_is_remembered(kernel, make_ap
         assert "predict, then run" in rendered(screen, "#catalog-brand")
         assert "Continue" in footer_words(screen)
     assert i18n.saved_language(tutor_home) == "en"
+
+
+async def test_the_switch_reloads_the_lessons_in_their_translations(kernel, tutor_home) -> None:
+    from tutor.progress import ProgressStore
+    from tutor.ui.app import TutorApp
+
+    app = TutorApp(kernel=kernel, store=ProgressStore(tutor_home))  # its own catalog
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.catalog is not None, what="lessons", timeout=60)
+        assert app.catalog.get("samples/memory").title == "Who owns this memory?"
+        app.set_language("ko")
+        await wait_for(pilot, lambda: app.catalog.get("samples/memory").lang == "ko",
+                       what="lessons again", timeout=60)
+        assert app.catalog.get("samples/memory").title == "이 메모리는 누구의 것인가?"

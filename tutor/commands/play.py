@@ -132,7 +132,7 @@ class Player:
                 return text
             if not reader.interactive:
                 self.say(text)  # (sanitised: the codes are shown as symbols)
-            self.prose(KEY_CODES_REFUSED)
+            self.prose(_(KEY_CODES_REFUSED))
 
     def read_line(self, stdin: TextIO | None, prompt: str = "> ") -> str | None:
         """The next line of input, stripped (echoed when piped), or None at its end."""

@@ -59,6 +59,7 @@ class TutorApp(App[int]):
                  store: ProgressStore | None = None, paths: Sequence[Path] = ()) -> None:
         super().__init__()
         self.catalog: Catalog | None = catalog  # None until loaded (after the first paint)
+        self.own_catalog = catalog is None  # read by the app (again when the language changes)
         self.paths = list(paths)  # lesson directories beside the bundled ones (--path)
         self.own_kernel = kernel is None
         self.kernel = kernel if kernel is not None else Kernel()
@@ -116,7 +117,7 @@ class TutorApp(App[int]):
         i18n.set_language(code)
         saved = settings.save(self.store.directory, lang=code)
         translate_bindings(self)
-        if self.catalog is not None:  # the lessons again, in their translations
+        if self.own_catalog and self.catalog is not None:  # the lessons, in their translations
             self.load_lessons()
         for screen in self.screen_stack:
             translate_bindings(screen)
