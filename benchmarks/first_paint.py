@@ -1,23 +1,40 @@
-"""Time to first paint of `tutor` in a real terminal (tmux), against `import torch`.
+"""Time from starting `tutor` to the lesson titles on screen (tmux), against `import torch`.
 
-    .venv/bin/python benchmarks/first_paint.py [--runs 5] [--marker TEXT]
+    .venv/bin/python benchmarks/first_paint.py [--runs 5] [--lessons 500] [--marker TEXT]
+                                               [--baseline DIR]
 
 Each run starts `tutor` (no arguments: the app) in a new detached tmux session
 of 120x40 with a fresh temporary TUTOR_HOME, then polls `tmux capture-pane`
-every 5 ms until the marker text (default: the catalog's tagline) is on the
-screen.  Measured from just before `tmux new-session` to the first capture that
-shows it.  The same is done for a trivial command (`printf READY`) to measure what
+every 5 ms until the marker text is on the screen.  The default marker is the title
+of the first lesson of the course list, which shows only once the catalog is loaded
+(the tagline, the old marker, shows before any lesson is read: `--marker tagline`).
+Measured from just before `tmux new-session` to the first capture that shows it.
+
+`--lessons N` (N above the bundled count) adds N - bundled generated lessons in a
+TUTOR_PATH directory: copies of the bundled lesson files under new ids, so they are
+as long as real ones.  Each size is timed twice: `cold`, with an empty cache
+directory every run (every file read and validated), and `warm`, with the catalog
+index written by a first run left in place (docs/performance.md, "Catalog index").
+
+`--baseline DIR` (another checkout, e.g. `git worktree add /tmp/old main`) runs its
+code (PYTHONPATH=DIR) and this one's, warm and cold, one run each in turn for
+`--runs` rounds with a torch import timed in each round: on a shared machine the
+load changes within minutes, and only interleaved figures compare.
+
+The same is done for a trivial command (`printf READY`) to measure what
 tmux itself adds; "net" subtracts that median.  `python -c "import torch"` is
 timed in the same run for comparison.  The UI process is also checked for torch:
 its /proc/PID/maps must not map libtorch.
 
-Target (issue #6): first paint <= 0.5 s.
+Targets: first paint <= 0.5 s (issue #6, the tagline); lesson titles on screen
+<= 0.35x a torch import with 500 lessons in the catalog (issue #29).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,9 +43,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import TUTOR, median, print_machine, torch_import_seconds, verdict  # noqa: E402
+from _common import ROOT, TUTOR, median, print_machine, torch_import_seconds, verdict  # noqa: E402
 
-MARKER = "predict, then run"
+TAGLINE = "predict, then run"
 
 
 def tmux(*args: str) -> str:
@@ -83,39 +100,120 @@ def maps_torch(pid: int) -> bool:
         return False
 
 
+def first_title() -> str:
+    """The start of the first lesson title of the course list (plain text)."""
+    from tutor.course import course_lessons
+    from tutor.lesson import load_catalog
+    from tutor.markup import plain_inline
+
+    catalog = load_catalog([], with_env=False, with_bundled=True)
+    return plain_inline(course_lessons(catalog)[0].title)[:24]
+
+
+def generate(directory: Path, n: int) -> int:
+    """`n` copies of the bundled lesson files, under new ids; how many were written."""
+    sources = sorted(p for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml")
+    directory.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        source = sources[i % len(sources)]
+        text = re.sub(r"^id:[ \t]*(\S+)", rf"id: gen{i:04d}/\1", source.read_text(), count=1,
+                      flags=re.MULTILINE)
+        (directory / f"g{i:04d}-{source.name}").write_text(text)
+    return n
+
+
+def time_runs(runs: int, marker: str, env: dict[str, str], warm: bool) -> tuple[list[float], bool]:
+    """`runs` timings of `tutor` until `marker` shows; `warm`: one untimed run first
+    writes the catalog index and every run keeps it (else: an empty cache each run)."""
+    times = []
+    torch_in_ui = False
+    cache = tempfile.mkdtemp(prefix="tutor-bench-cache-")
+    try:
+        for i in range(runs + (1 if warm else 0)):
+            home = tempfile.mkdtemp(prefix="tutor-bench-home-")
+            if not warm:
+                shutil.rmtree(cache, ignore_errors=True)
+                os.mkdir(cache)
+            try:
+                seconds, name, pid = paint(f"exec {TUTOR}", marker,
+                                           dict(env, TUTOR_HOME=home, XDG_CACHE_HOME=cache),
+                                           keep=True, timeout=60)
+                time.sleep(1.5 if i == 0 else 0.1)  # let the kernel start in the first run
+                torch_in_ui |= maps_torch(pid)
+                subprocess.run(["tmux", "kill-session", "-t", name], stderr=subprocess.DEVNULL)
+                if not (warm and i == 0):
+                    times.append(seconds)
+                wait_gone(pid)  # the next run must not compete with this one's kernel
+            finally:
+                shutil.rmtree(home, ignore_errors=True)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return times, torch_in_ui
+
+
+def interleaved(args: argparse.Namespace, marker: str, size: int, bundled: int) -> None:
+    """`--baseline`: the other checkout, this one warm and cold, one run each in turn."""
+    with tempfile.TemporaryDirectory(prefix="tutor-bench-lessons-") as extra:
+        added = generate(Path(extra), size - bundled) if size > bundled else 0
+        here = str(ROOT)
+        kinds = (("baseline", args.baseline, False), ("warm", here, True), ("cold", here, False))
+        times: dict[str, list[float]] = {name: [] for name, _, _ in kinds}
+        torch = []
+        for _ in range(args.runs):
+            for name, path, warm in kinds:
+                env = {"PYTHONPATH": path, "TERM": "xterm-256color",
+                       "TUTOR_PATH": extra if added else ""}
+                times[name] += time_runs(1, marker, env, warm)[0]
+            torch.append(torch_import_seconds(1))
+        torch_s = median(torch)
+        for name, values in times.items():
+            print(f"{bundled + added} lessons, {name}: median {median(values) * 1000:.0f} ms = "
+                  f"{median(values) / torch_s:.2f}x a torch import (median {torch_s * 1000:.0f} "
+                  f"ms); runs {', '.join(f'{v:.2f}' for v in values)} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--marker", default=MARKER)
+    parser.add_argument("--lessons", type=int, nargs="*", default=[0, 500],
+                        help="catalog sizes (0: the bundled lessons only)")
+    parser.add_argument("--baseline", default=None,
+                        help="another checkout to compare with, interleaved")
+    parser.add_argument("--marker", default=None,
+                        help="text to wait for (default: the first lesson title; "
+                        "'tagline': the catalog's tagline)")
     args = parser.parse_args()
     if not shutil.which("tmux"):
         raise SystemExit("tmux is needed for this benchmark")
     print_machine()
+    marker = TAGLINE if args.marker == "tagline" else args.marker or first_title()
+    print(f"waiting for: {marker!r}")
     overhead = median([paint("printf READY; sleep 30", "READY", {})[0] for _ in range(5)])
-    times = []
-    torch_in_ui = False
-    for i in range(args.runs):
-        home = tempfile.mkdtemp(prefix="tutor-bench-home-")
-        try:
-            env = {"TUTOR_HOME": home, "TUTOR_PATH": "", "TERM": "xterm-256color"}
-            seconds, name, pid = paint(f"exec {TUTOR}", args.marker, env, keep=True)
-            time.sleep(1.5 if i == 0 else 0.1)  # let the kernel start in the first run
-            torch_in_ui |= maps_torch(pid)
-            subprocess.run(["tmux", "kill-session", "-t", name], stderr=subprocess.DEVNULL)
-            times.append(seconds)
-            wait_gone(pid)  # the next run must not compete with this one's kernel
-        finally:
-            shutil.rmtree(home, ignore_errors=True)
-    torch_s = torch_import_seconds()
-    first, net = median(times), median(times) - overhead
     print(f"tmux alone (printf READY): {overhead * 1000:.0f} ms")
-    print(f"tutor first paint: median {first * 1000:.0f} ms over {len(times)} runs "
-          f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}); "
-          f"net of tmux {net * 1000:.0f} ms")
-    print(f'python -c "import torch": {torch_s * 1000:.0f} ms '
-          f"({torch_s / first:.1f}x the first paint)")
+    torch_s = torch_import_seconds()
+    print(f'python -c "import torch": {torch_s * 1000:.0f} ms')
+    bundled = sum(1 for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml")
+    base = {"PYTHONPATH": os.environ.get("PYTHONPATH", ""), "TERM": "xterm-256color"}
+    if args.baseline:
+        for size in args.lessons:
+            interleaved(args, marker, size, bundled)
+        return
+    torch_in_ui = False
+    for size in args.lessons:
+        with tempfile.TemporaryDirectory(prefix="tutor-bench-lessons-") as extra:
+            added = generate(Path(extra), size - bundled) if size > bundled else 0
+            env = dict(base, TUTOR_PATH=extra if added else "")
+            for warm in (False, True):
+                times, maps = time_runs(args.runs, marker, env, warm)
+                torch_in_ui |= maps
+                first = median(times)
+                print(f"{bundled + added} lessons, {'warm' if warm else 'cold'} index: median "
+                      f"{first * 1000:.0f} ms over {len(times)} runs (min "
+                      f"{min(times) * 1000:.0f}, max {max(times) * 1000:.0f}); net of tmux "
+                      f"{(first - overhead) * 1000:.0f} ms; {first / torch_s:.2f}x a torch "
+                      "import" + (f"; <= 0.35x: {verdict(first <= 0.35 * torch_s)}"
+                                  if bundled + added >= 500 and warm else ""))
     print(f"UI process maps libtorch: {'YES' if torch_in_ui else 'no'}")
-    print(f"first paint <= 0.5 s: {verdict(first <= 0.5)}")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,15 @@ def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
 
     before = os.environ.get("TUTOR_HOME")
     os.environ["TUTOR_HOME"] = str(tmp_path_factory.mktemp("tutor-home"))
+    # nor write the app's catalog index into their cache directory (platformdirs reads
+    # XDG_CACHE_HOME on Linux; tests of the index pass their own directory)
+    cache_before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
     yield
+    if cache_before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = cache_before
     if before is None:
         os.environ.pop("TUTOR_HOME", None)
     else:
@@ -43,6 +51,19 @@ def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("TUTOR_LANG", "en")
     yield
     i18n.set_language(i18n.ENGLISH)
+
+
+@pytest.fixture(autouse=True)
+def torch_stays_out() -> Iterator[None]:
+    """The tutor never imports torch outside its kernel, and neither may a test: one
+    that does would hide that promise's breach from every later test in its process
+    (tests/kernel/test_kernel.py asserts it); this names the test that did."""
+    import sys
+
+    before = "torch" in sys.modules
+    yield
+    assert before or "torch" not in sys.modules, (
+        "this test imported torch into the test process; ask a kernel or a subprocess")
 
 
 @pytest.fixture(scope="session")

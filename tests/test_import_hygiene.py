@@ -63,3 +63,32 @@ def test_the_code_passes_ruff() -> None:
     proc = subprocess.run([str(ruff), "check", "tutor", "tests", "benchmarks"], cwd=root,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_no_file_outside_the_kernel_imports_a_file_that_imports_it_back() -> None:
+    # every import counts, in a function or under TYPE_CHECKING too (tests/import_cycles.py);
+    # cycles inside tutor/kernel have their own test
+    from import_cycles import cycles, describe, import_graph
+
+    graph = import_graph()
+    found = [c for c in cycles(graph) if not all(m.startswith("tutor.kernel") for m in c)]
+    assert found == [], "import cycles:\n" + "\n".join(describe(graph, c) for c in found)
+
+
+def test_the_cycle_finder_sees_imports_in_functions_and_relative_ones(tmp_path: Path) -> None:
+    from import_cycles import cycles, describe, import_graph
+
+    pkg = tmp_path / "tutor"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from tutor.sub import b\n")
+    (pkg / "sub" / "b.py").write_text("def f():\n    from .. import a\n")
+    (pkg / "sub" / "c.py").write_text("from typing import TYPE_CHECKING\n"
+                                      "if TYPE_CHECKING:\n    from tutor.sub.d import X\n")
+    (pkg / "sub" / "d.py").write_text("import tutor.sub.c\nX = 1\n")
+    (pkg / "e.py").write_text("import tutor.a\n")  # imports into a cycle, is in none
+    graph = import_graph(tmp_path)
+    assert cycles(graph) == [["tutor.a", "tutor.sub.b"], ["tutor.sub.c", "tutor.sub.d"]]
+    assert describe(graph, ["tutor.a", "tutor.sub.b"]) == (
+        "  tutor.a:1 -> tutor.sub.b\n  tutor.sub.b:2 -> tutor.a")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tutor.i18n import _
+from tutor.states import FINISHED, Outcome
 
 if TYPE_CHECKING:  # (light: the app imports this before the first paint)
     from tutor.lesson.catalog import Catalog
@@ -27,7 +28,6 @@ if TYPE_CHECKING:  # (light: the app imports this before the first paint)
     from tutor.progress import Attempt, LessonProgress
 
 Position = tuple[int, int]
-FINISHED = ("done", "perfect")
 
 
 def in_course(pack: Pack | None) -> bool:
@@ -118,7 +118,7 @@ def course_progress(catalog: Catalog, progress: Mapping[str, LessonProgress],
 def best_scores(attempts: Iterable[Attempt]) -> dict[str, int]:
     """Per lesson, the most questions right in one sitting (a question counts by its
     last answer in that sitting: a retry that gets it right counts)."""
-    last: dict[tuple[str, str], dict[Position, str]] = {}
+    last: dict[tuple[str, str], dict[Position, Outcome]] = {}
     for a in attempts:
         last.setdefault((a.lesson, a.run), {})[(a.step, a.prompt)] = a.verdict
     best: dict[str, int] = {}

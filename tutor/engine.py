@@ -17,11 +17,12 @@ from tutor.judge import REGISTRY, Status, Verdict, display, judge
 from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.lesson.loader import display_name
-from tutor.lesson.model import Lesson, Prompt, Setup, Step, Variant
+from tutor.lesson.model import Lesson, Module, Prompt, Setup, Step, Variant
 from tutor.lesson.requires import unmet_prompt, unmet_requirement, unmet_variant
 from tutor.lesson.vary import describe, variants_of
 from tutor.markup import plain_inline
 from tutor.safetext import shorten
+from tutor.states import CheckStatus, CheckVerdict
 
 
 @dataclass
@@ -133,7 +134,8 @@ class LessonRun:
             self.session = self.kernel.open_session(seed=self.lesson.seed,
                                                     cuda=self.lesson.requires.cuda)
             self.outcomes = []
-            self.setup_failure = run_setup(self.session, self.lesson.setup, self.timeout)
+            self.setup_failure = (load_modules(self.session, self.lesson.modules, self.timeout)
+                                  or run_setup(self.session, self.lesson.setup, self.timeout))
         return self.session
 
     def run_step(self, step: Step) -> StepOutcome:
@@ -207,6 +209,19 @@ class LessonRun:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def load_modules(session: Session, modules: tuple[Module, ...], timeout: float) -> str | None:
+    """Give a fresh session the lesson's own modules (before its setup); why that
+    failed, or None."""
+    if not modules:
+        return None
+    try:
+        session.request("modules", timeout, modules={m.name: m.source for m in modules})
+    except KernelError as exc:
+        where = ", ".join(f"{display_name(m.file)}:{m.line}" for m in modules)
+        return f"the lesson's modules ({where}) could not be written for its run: {exc}"
+    return None
 
 
 SETUP_LABEL = "<pack setup>"  # the file name tracebacks show for a pack's setup code
@@ -318,7 +333,7 @@ class PromptCheck:
     prompt: int
     line: int
     passed: bool
-    verdict: str  # correct/partial/incorrect/invalid, or "error" when it could not be judged
+    verdict: CheckVerdict  # the judge's word, or error / skipped / nondeterministic
     answer: str | None
     expected: str | None  # the live value, as displayed to a learner
     message: str
@@ -350,7 +365,7 @@ class PromptCheck:
 class LessonCheck:
     lesson: str
     file: str
-    status: str  # passed, failed, skipped, error
+    status: CheckStatus
     reason: str = ""
     prompts: list[PromptCheck] = field(default_factory=list)
     seconds: float = 0.0

@@ -32,10 +32,13 @@ from tutor.lesson.model import Lesson, Prompt, Step, Variant
 from tutor.lesson.vary import for_run
 from tutor.pictures import ShowSpec, parse_show, suggest
 from tutor.progress import CONFIDENCES, Attempt
+from tutor.states import OUTCOMES, AnswerStatus, Judged, Outcome
 
 Position = tuple[int, int]  # (step index, prompt index), both 0-based
 Move = Literal["question", "step", "end"]
-OUTCOMES = ("correct", "partial", "incorrect", "revealed")
+# a counted verdict of the judge, as the outcome stored and counted (`invalid` is none)
+JUDGED_AS: dict[Status, Judged] = {
+    Status.CORRECT: "correct", Status.PARTIAL: "partial", Status.INCORRECT: "incorrect"}
 GUESS_MARK = "?"  # a typed answer ending in it is marked as a guess
 
 
@@ -60,7 +63,7 @@ class PromptState:
     started: float = 0.0
     attempts: int = 0  # counted answers (an answer the judge cannot read is not counted)
     answered: bool = False  # has a counted answer (or was answered in an earlier sitting)
-    outcome: str | None = None  # the last counted answer: correct/partial/incorrect/revealed
+    outcome: Outcome | None = None  # the last counted answer
     verdict: Verdict | None = None  # the last counted verdict of this sitting
     text: str = ""  # what was typed last
 
@@ -73,7 +76,7 @@ class PromptState:
 class Answer:
     """What one answer did.  `attempt` is the record to store (None: not counted)."""
 
-    status: str  # correct / partial / incorrect / invalid / revealed
+    status: AnswerStatus
     verdict: Verdict | None  # None for a reveal
     live: str  # the live value, as shown to the learner
     attempt: Attempt | None
@@ -161,7 +164,7 @@ class LessonFlow:
         self.states: dict[Position, PromptState] = {}
         self.skipped: set[Position] = set()  # questions not asked here (see `problem`)
         for attempt in history:
-            if attempt.lesson == lesson.id and attempt.verdict in OUTCOMES:
+            if attempt.lesson == lesson.id:
                 state = self.states.setdefault((attempt.step, attempt.prompt), PromptState())
                 state.attempts += 1
                 state.answered = True
@@ -310,12 +313,13 @@ class LessonFlow:
         verdict = judge_prompt(self.outcome, self.prompt, text)
         if verdict.status is Status.INVALID:
             return Answer("invalid", verdict, verdict.expected, None)
-        record = self._attempt(verdict.status.value, text, verdict.expected, confidence)
+        outcome = JUDGED_AS[verdict.status]
+        record = self._attempt(outcome, text, verdict.expected, confidence)
         state.attempts += 1
         state.answered = True
-        state.outcome = verdict.status.value
+        state.outcome = outcome
         state.verdict = verdict
-        return Answer(verdict.status.value, verdict, verdict.expected, record)
+        return Answer(outcome, verdict, verdict.expected, record)
 
     def reveal(self) -> Answer:
         """Give up on the current question: its live value, counted as revealed."""
@@ -338,7 +342,7 @@ class LessonFlow:
             return _("(no live value: {why})").format(why=self.outcome.failure)
         return shown_live(self.outcome.live(self.prompt), self.prompt.kind)
 
-    def _attempt(self, verdict: str, answer: str, expected: str,
+    def _attempt(self, verdict: Outcome, answer: str, expected: str,
                  confidence: str = "sure") -> Attempt:
         state = self.state
         return Attempt(self.lesson.id, self.step_index, self.prompt_index, answer, verdict,
@@ -381,7 +385,7 @@ class LessonFlow:
         return suggest(prompt.kind, prompt.expect, code, self.lesson.topic)
 
     def tally(self) -> Tally:
-        count = dict.fromkeys(OUTCOMES, 0)
+        count: dict[Outcome, int] = dict.fromkeys(OUTCOMES, 0)
         answered = skipped = 0
         for pos in self.asked:
             state = self.states.get(pos)
@@ -389,7 +393,7 @@ class LessonFlow:
                 skipped += pos in self.skipped
                 continue
             answered += 1
-            if state.outcome in count:
+            if state.outcome is not None:
                 count[state.outcome] += 1
         return Tally(answered=answered, total=len(self.asked) - skipped, skipped=skipped,
                      **count)

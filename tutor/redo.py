@@ -3,7 +3,9 @@ each question asked by the one lesson engine.
 
 This is the one mechanism behind every "ask it again" (the app's Review entry,
 `tutor play --review`, `tutor review`'s list): a `Question` names a prompt by
-(lesson, step, prompt) with the values of the answer being redone, and `ask_again`
+(lesson, step, prompt) with the values of the answer being redone (`queue` makes
+the list: tutor/progress/queue.py, which the catalog reads without loading the
+engine), and `ask_again`
 makes the `LessonFlow` that asks it: a fresh run (a new run id, so new values where
 the lesson has `vary:`, never the values being redone when there are others) over
 that one question.  The front end runs the flow's lesson as it runs any lesson
@@ -14,49 +16,11 @@ lesson's own resume point stays where it was).  Pure: no torch, no textual.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
 from tutor.flow import LessonFlow
 from tutor.lesson.model import Lesson, Variant
-from tutor.progress import ProgressStore, first_answers, mistakes
+from tutor.progress.queue import Question, Reason, queue
 
-Reason = Literal["due", "mistake"]
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question to ask again (step and prompt 0-based, like everything stored)."""
-
-    lesson: str
-    step: int
-    prompt: int
-    reason: Reason  # due: the review schedule brings it back; mistake: not right since
-    avoid: Variant = ()  # the values of the answer being redone
-
-    @property
-    def key(self) -> tuple[str, int, int]:
-        return (self.lesson, self.step, self.prompt)
-
-    def where(self) -> str:
-        """`autograd/retain-graph, step 1, question 2` (numbered from 1)."""
-        return f"{self.lesson}, step {self.step + 1}, question {self.prompt + 1}"
-
-
-def queue(store: ProgressStore, *, due_only: bool = False) -> list[Question]:
-    """What to ask again now: the reviews due (longest due first), then the mistakes
-    that are not due (oldest first); each question once."""
-    attempts = store.attempts()
-    last = {a.key: a for a in first_answers(attempts)}  # (later answers win)
-    found: dict[tuple[str, int, int], Question] = {}
-    for item in store.due():
-        answer = last.get(item.key)
-        found[item.key] = Question(*item.key, "due", answer.variant if answer else ())
-    if not due_only:
-        for m in mistakes(attempts):
-            found.setdefault(m.key, Question(*m.key, "mistake", m.last.variant))
-    return list(found.values())
-
+__all__ = ["Question", "Reason", "ask_again", "queue"]
 
 def ask_again(lesson: Lesson, step: int, prompt: int, *, avoid: Variant = (),
               run_id: str | None = None) -> LessonFlow:

@@ -27,6 +27,10 @@ def test_a_precision_hint_when_the_answer_is_close(typed: str, live: float, hint
 @pytest.mark.parametrize(("typed", "live"), [
     ("3", f(2.43)), ("4", f(2.43)), ("2.7", f(2.43)), ("4", f(3.0)), ("4", i(3)), ("100", i(103)),
     ("5.0000", f(4.969767093658447)), ("-2.4", f(2.43)),
+    # a whole number of one significant digit for a whole float value: another number,
+    # not the live one rounded to the tens (a reader was told "At 0 decimals the live
+    # value is 12" for 10, the value of another variant)
+    ("10", f(12.0)), ("10", f(11.0)), ("100", f(120.0)),
 ])
 def test_no_precision_hint_when_the_answer_is_off(typed: str, live: dict) -> None:
     v = judge(JudgeSpec("number"), typed, live)
@@ -89,3 +93,15 @@ def test_the_output_entry_says_commas_separate_lines() -> None:
     assert entry_text("stdout") == label
     lines = {"type": "str", "value": "pre\nforward\nhook_b\n"}
     assert judge(JudgeSpec("stdout"), "pre, forward, hook_b", lines).passed
+
+
+def test_floats_side_by_side_share_one_format() -> None:
+    """A reader saw `[1.0, 1.0, 0.5000, 0.5000]` on a live line: floats in one list are
+    written alike, as torch writes a tensor's elements."""
+    from tutor.judge import display
+
+    assert display(seq("list", f(1.0), f(1.0), f(0.5), f(0.5))) == \
+        "[1.0000, 1.0000, 0.5000, 0.5000]"
+    assert display(seq("tuple", f(1.0), f(8.0))) == "(1.0, 8.0)"  # all whole: as before
+    assert display(seq("list", f(0.025), f(0.075))) == "[0.0250, 0.0750]"
+    assert display(seq("list", f(1.0), i(2))) == "[1.0, 2]"  # not all floats: each its own

@@ -30,6 +30,7 @@ pytestmark = [pytest.mark.kernel, pytest.mark.chaos]
 
 LESSONS = 200
 SPAWN_LESSONS = 30
+HANG_GUARD = 900  # seconds (both runs take 1-3 minutes on a busy 2-core machine)
 
 TEMPLATE = """\
 id: {id}
@@ -264,8 +265,14 @@ def run_chaos(directory: Path, seed: int, *, jobs: int = 2, lessons: int = LESSO
     proc = subprocess.Popen([sys.executable, "-m", "tutor", "check", "-j", str(jobs),
                              str(directory)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    try:
-        raw, _ = proc.communicate(timeout=1800)  # (a hang guard, not a budget)
+    print(f"chaos seed {seed} ({mode} mode): rerun with TUTOR_CHAOS_SEED={seed}", flush=True)
+    try:  # (a hang guard, not a budget: it must end well inside CI's 30 minutes)
+        raw, _ = proc.communicate(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired as exc:
+        proc.kill()
+        raw = (exc.output or b"") + proc.communicate()[0]
+        pytest.fail(f"tutor check still ran after {HANG_GUARD} s (seed {seed}: rerun with "
+                    f"TUTOR_CHAOS_SEED={seed})\n{raw.decode('utf-8', 'replace')[-6000:]}")
     finally:
         proc.kill()
     elapsed = time.monotonic() - started

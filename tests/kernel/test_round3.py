@@ -104,6 +104,61 @@ def test_stopped_or_killed_pool_workers_are_replaced(sig: str) -> None:
         kernel.shutdown()
 
 
+def _stop_self() -> None:  # (in the child, between fork and exec)
+    import signal
+
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def test_a_child_stopped_before_its_exec_does_not_hang_popen() -> None:
+    """Popen waits for the child's exec; a lesson that stops its siblings can catch a
+    worker between fork and exec (issue: a CI run of the spawn chaos hung for 30 min)."""
+    from tutor.kernel import popen
+
+    result: list[object] = []
+
+    def start() -> None:
+        try:
+            result.append(popen.popen(["true"], preexec_fn=_stop_self))
+        except popen.StoppedBeforeExec as exc:
+            result.append(exc)
+
+    starter = threading.Thread(target=start, daemon=True)
+    starter.start()
+    starter.join(60)  # (a hang guard: it returns within about WATCH_EVERY)
+    assert not starter.is_alive(), "Popen still waits for a child stopped before its exec"
+    assert isinstance(result[0], popen.StoppedBeforeExec), result
+    assert "stopped (SIGSTOP) before it could start its program" in str(result[0])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
+def test_a_pool_worker_stopped_before_its_exec_is_replaced(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's start of a worker caught between fork and exec fails, is counted, and
+    the next start serves the lesson (before: the pool thread hung in Popen, and every
+    later lesson waited its 120 s for a worker)."""
+    from tutor.kernel import launch
+
+    real, calls = launch.popen, []
+
+    def first_one_stopped(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+        calls.append(args)
+        if len(calls) == 2:  # the probe starts first; the second start is stopped
+            kwargs["preexec_fn"] = _stop_self
+        return real(args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(launch, "popen", first_one_stopped)
+    kernel = Kernel(mode="spawn", pool_size=2)
+    try:
+        kernel.wait_ready()
+        for _ in range(3):  # the stopped one's replacement, and the pool goes on
+            with kernel.open_session(timeout=120) as s:
+                assert s.observe("6 * 7")["value"] == 42
+        assert len(calls) >= 4
+    finally:
+        kernel.shutdown()
+
+
 # ------------------------------------ a fault charged to the lesson that caused it
 
 STOP_THE_ZYGOTE = "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nx = 3"

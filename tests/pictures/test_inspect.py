@@ -37,13 +37,14 @@ def test_graph_of_log_x_pow_q_maps_the_leaves_to_their_names(session: Session) -
         "tensor": z,
         "nodes": [
             {"id": "n1", "name": "LogBackward0", "next": ["n2"], "saved": "kept",
-             "saved_names": ["self"], "tensors": [z]},
+             "saved_names": ["self"], "saved_modified": [], "tensors": [z]},
             {"id": "n2", "name": "PowBackward1", "next": ["n3", "n4"], "saved": "kept",
-             "saved_names": ["exponent", "result", "self"], "tensors": []},
+             "saved_names": ["exponent", "result", "self"], "saved_modified": [],
+             "tensors": []},
             {"id": "n3", "name": "AccumulateGrad", "next": [], "saved": "none",
-             "saved_names": [], "tensors": [], "variable": leaf("x")},
+             "saved_names": [], "saved_modified": [], "tensors": [], "variable": leaf("x")},
             {"id": "n4", "name": "AccumulateGrad", "next": [], "saved": "none",
-             "saved_names": [], "tensors": [], "variable": leaf("q")},
+             "saved_names": [], "saved_modified": [], "tensors": [], "variable": leaf("q")},
         ],
     }
 
@@ -75,6 +76,27 @@ def test_retain_graph_keeps_them_and_a_graph_that_saves_nothing_says_so(
     assert [n["name"] for n in data["nodes"]] == [
         "SumBackward0", "AddBackward0", "CloneBackward0", "AccumulateGrad"]
     assert session.run_step("c.backward()")["error"] is None
+
+
+def test_a_saved_tensor_changed_in_place_is_named_and_backward_then_raises(
+        session: Session) -> None:
+    """Reading a saved tensor whose version moved on raises in torch: the picture said
+    "nothing saved" (a reader found it in versions/saved-inputs); it is kept, and marked."""
+    from tutor.pictures import render_text
+
+    run(session, "w = torch.tensor([1., 2.], requires_grad=True)\n"
+        "a = torch.tensor([3., 4.])\nb = (w * a).sum()\na.add_(1)\n")
+    data = session.inspect("graph", "b")
+    mul = data["nodes"][1]
+    assert (mul["name"], mul["saved"], mul["saved_names"], mul["saved_modified"]) == (
+        "MulBackward0", "kept", ["other"], ["other"])
+    assert data["saved"] == "kept"
+    text = " ".join(render_text(data, 80).split())
+    assert "MulBackward0 · ✗ changed in place since saved: other" in text, text
+    assert "a backward() through this graph will raise" in text, text
+    assert "nothing saved" not in text
+    reply = session.run_step("b.backward()")  # the picture's claim is true
+    assert "modified by an inplace operation" in reply["error"]["message"]
 
 
 def test_two_paths_share_a_node_and_retained_grads_and_hooks_show(session: Session) -> None:

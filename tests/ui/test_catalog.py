@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
+
 import pytest
 from textual.widgets import Input, OptionList, Static
 from ui_helpers import UI_DATA, ui_catalog, wait_for
 
+from tutor.lesson import load_catalog
+from tutor.lesson.index import LessonIndex
 from tutor.progress import Attempt, ProgressStore
+from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.catalog import CatalogScreen
 from tutor.ui.screens.done import LessonDone
 from tutor.ui.screens.help import HelpScreen
@@ -352,3 +359,37 @@ async def test_rows_the_store_cannot_read_are_told_once_in_the_app(kernel, tutor
         await pilot.pause()
         told = [n for n in app._notifications if "could not be read" in str(n.message)]
         assert len(told) == 1 and "mastered" in str(told[0].message)
+
+
+async def test_a_lesson_from_the_catalog_index_is_read_again_when_opened(
+        kernel, make_app, tmp_path: Path) -> None:
+    lessons = Path(shutil.copytree(UI_DATA_LESSONS, tmp_path / "lessons"))
+
+    def load():  # noqa: ANN202
+        return load_catalog([lessons], with_env=False, with_bundled=False,
+                            index=LessonIndex.open(tmp_path / "cache"))
+
+    load()
+    catalog = load()
+    assert catalog.from_index == {"ui/basics", "ui/next"}
+    # after the catalog was read (stamps kept: the files look unchanged), one lesson is
+    # edited and one broken
+    for name, old, new in (("next.yaml", "title: UI next lesson", "title: Edited title"),
+                           ("basics.yaml", "steps:", "stepz:")):
+        path = lessons / name
+        stat = path.stat()
+        path.write_text(path.read_text().replace(old, new, 1))
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    app = make_app(kernel, catalog=catalog)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        app.post_message(OpenLesson("ui/basics"))
+        await wait_for(pilot, lambda: any("cannot be opened" in str(n.message)
+                                          for n in app._notifications), what="the error")
+        told = next(str(n.message) for n in app._notifications
+                    if "cannot be opened" in str(n.message))
+        assert "basics.yaml" in told and "steps" in told  # where, and what is wrong
+        assert isinstance(app.screen, CatalogScreen)
+        app.post_message(OpenLesson("ui/next"))
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen), what="lesson")
+        assert app.screen.lesson.title == "Edited title"  # the file, not the index

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tutor.authoring.lint import (
+from tutor.authoring.lint_rules import (
     ERROR,
     WARNING,
     LintedFile,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tutor.authoring.record import Change, RecordResult, plan
+from tutor.authoring.record_plan import Change, RecordResult, plan
 from tutor.lesson.model import Lesson, Prompt
 from tutor.lesson.validate import Problem
 from tutor.lesson.vary import PLACEHOLDER, describe, variants_of

@@ -3,7 +3,8 @@
 The same lesson engine as the app (`tutor.flow.LessonFlow`): the same questions,
 judging, hints, reveals and tally.  One answer per line; a question about printed
 output reads lines up to an empty line (or the end of input), so several printed
-lines can be typed as they would appear.  Besides an answer, a line may be `hint`
+lines can be typed as they would appear; an answer that says nothing is printed
+(`nothing`, `no output`) is the whole answer.  Besides an answer, a line may be `hint`
 (or `?`), `reveal` (gives up: shows the live value) or `quit`.  Pictures of the
 live state never show before a step's questions are answered (they would give the
 answers away): once they are, the prompts' `show:` pictures are drawn, and lines
@@ -40,6 +41,7 @@ from tutor.commands.console import KEY_CODES_REFUSED, OutputLost, Reader, key_co
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.flow import GUESS_MARK, Answer, LessonFlow, choice_labels, entry_text
 from tutor.i18n import N_, _, cell, ngettext, steps_and_questions, untranslated, width
+from tutor.judge import says_nothing_printed
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
@@ -49,14 +51,15 @@ from tutor.pictures import KINDS, parse_show, render
 from tutor.progress import ProgressStore
 from tutor.redo import ask_again, queue
 from tutor.safetext import json_dumps, sanitize
+from tutor.states import AnswerStatus
 from tutor.wrap import fill, terminal_width, title_line
 
 # whole words only: a single letter is an answer (`q`, `h` name tensors in lessons)
 HINT_WORDS = {"hint", "?", "힌트"}  # (the Korean words work in every language)
 REVEAL_WORDS = {"reveal", "give up", "정답", "포기"}
 QUIT_WORDS = {"quit", "exit", "종료", "그만"}
-MARKS = {"correct": N_("✓ correct"), "partial": N_("~ partly right"),
-         "incorrect": N_("✗ not quite")}
+MARKS: dict[AnswerStatus, str] = {
+    "correct": N_("✓ correct"), "partial": N_("~ partly right"), "incorrect": N_("✗ not quite")}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -271,7 +274,7 @@ class Player:
                 self.explain(prompt)
                 self.record(prompt, answer, saved)
                 return True
-            if prompt.kind == "stdout" and text:
+            if prompt.kind == "stdout" and text and not says_nothing_printed(text):
                 text = self.read_lines(stdin, text)
             answer = flow.judge(text)
             verdict = answer.verdict
@@ -367,6 +370,10 @@ class Player:
         if lesson.intro and flow.whole:
             self.say()
             self.markdown(lesson.intro, "")
+        for module in lesson.modules:  # the lesson's own modules: its code imports them
+            self.say("\n-- " + _("module {name}.py (the lesson's code imports it: "
+                                  "`import {name}`)").format(name=module.name) + " --")
+            self.code(module.source)
         if lesson.setup:  # the pack's shared code: the questions may be about what it defines
             self.say("\n-- " + _("setup, shared by the pack's lessons (runs before step 1)")
                      + " --")

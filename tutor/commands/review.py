@@ -21,14 +21,15 @@ from tutor.lesson.vary import describe, with_variant
 from tutor.progress import Attempt, Mistake, ProgressStore, ReviewItem, first_answers
 from tutor.progress.schedule import RATING_NAMES
 from tutor.safetext import json_dumps, sanitize
+from tutor.states import Outcome
 
 GONE = N_("(this question is no longer in the lesson)")
 ASK_AGAIN = N_("Ask them again: tutor play --review, or Review in the app (tutor, then r).")
 MISSING = N_("(this lesson is not in the catalog: was it removed, or is its pack not on "
              "--path?)")
 CONFIDENCE = {"sure": N_("sure"), "guess": N_("a guess")}
-VERDICTS = {"incorrect": N_("wrong"), "partial": N_("partly right"), "revealed": N_("revealed"),
-            "correct": N_("right")}
+VERDICTS: dict[Outcome, str] = {"incorrect": N_("wrong"), "partial": N_("partly right"),
+                                 "revealed": N_("revealed"), "correct": N_("right")}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,28 +9,45 @@ docs/judging.md.
 Layers, each importing only the ones below it (checked by import-linter):
 
     api        judge, parse_error, display, notation, entry_examples, gives_away,
-               choice_marks
+               choice_marks, says_nothing_printed
     registry   one `Kind` record per kind of prediction (tutor.kinds re-exports it)
     showing    display, notation candidates, messages as text
     comparing  the number rule, names, items, tensors, yes/no, exceptions
     reading    lexer, grammar (with arithmetic), phrases, yes/no sentences, readers
     base       verdicts, message parts, limits, observations, dtypes, text
+
+The names below are imported on first use (PEP 562), so that a module of the judge's
+base (the verdict types a lesson holds) can be imported without the readers and the
+comparers: the app's catalog index does.
 """
 
 from __future__ import annotations
 
-from .api import (
-    choice_marks,
-    display,
-    entry_examples,
-    gives_away,
-    judge,
-    notation,
-    parse_error,
-)
-from .base.errors import InvalidPrediction
-from .base.verdict import JudgeSpec, Status, Tolerance, Verdict
-from .registry import REGISTRY, Kind
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .api import (
+        choice_marks,
+        display,
+        entry_examples,
+        gives_away,
+        judge,
+        notation,
+        parse_error,
+        says_nothing_printed,
+    )
+    from .base.errors import InvalidPrediction
+    from .base.verdict import JudgeSpec, Status, Tolerance, Verdict
+    from .registry import REGISTRY, Kind
+
+_HOME = {
+    **dict.fromkeys(("choice_marks", "display", "entry_examples", "gives_away", "judge",
+                     "notation", "parse_error", "says_nothing_printed"), "api"),
+    "InvalidPrediction": "base.errors",
+    **dict.fromkeys(("JudgeSpec", "Status", "Tolerance", "Verdict"), "base.verdict"),
+    **dict.fromkeys(("REGISTRY", "Kind"), "registry"),
+}
 
 __all__ = [
     "REGISTRY",
@@ -47,4 +64,13 @@ __all__ = [
     "judge",
     "notation",
     "parse_error",
+    "says_nothing_printed",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'tutor.judge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"tutor.judge.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value

@@ -216,7 +216,7 @@ _KINDS = (
         "text", "An exact name such as a grad_fn, a type or a string; case counts for strings "
         "such as attribute names.",
         label=N_("an exact name, or None"),
-        examples=("SinBackward0", "AddmmBackward0", "MaxBackward1", "AccumulateGrad", "CopySlices",
+        examples=("SinBackward0", "TanhBackward0", "MaxBackward1", "AccumulateGrad", "CopySlices",
                   "float16", "Linear", "cpu"),
         entry="line",
         how=N_("Type the name"),

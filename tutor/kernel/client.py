@@ -551,6 +551,7 @@ class Session:
             return self._recv(request, timeout)
         except ChannelTimeout:
             pass
+        left = self._children_note()  # (before the interrupt: what was still running)
         self._send_sigint()
         try:
             self._recv(request, INTERRUPT_GRACE)
@@ -563,9 +564,25 @@ class Session:
                     "(did the lesson's code change how the kernel replies, e.g. its socket "
                     "or `sys.modules`?), so its process was stopped") from None
             raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and "
-                              "ignored the interrupt, so its process was killed") from None
+                              f"ignored the interrupt, so its process was killed{left}") from None
         raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and was "
-                          "interrupted")
+                          f"interrupted{left}")
+
+    def _children_note(self) -> str:
+        """For a timeout's message: the processes the run had started that were still
+        running ("" when none, or where they cannot be seen: no /proc)."""
+        from tutor.kernel.procs import lesson_children
+
+        try:
+            live = lesson_children(self.pid)
+        except (OSError, ValueError):
+            live = None
+        if not live:
+            return ""
+        n = len(live)
+        return (f"; {n} process{'es' if n != 1 else ''} it started {'were' if n != 1 else 'was'} "
+                "still running (a worker or rank that never finished, or a join() or a "
+                "queue's get() waiting for ever?)")
 
     def _plus(self) -> str:
         """The module loading not counted in a timeout, for its message."""

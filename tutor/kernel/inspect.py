@@ -119,16 +119,20 @@ def _is_tensors(value: Any) -> bool:
             and all(isinstance(v, torch.Tensor) for v in value))
 
 
-def _saved_state(node: Any) -> tuple[str, list[str]]:
-    """("freed" | "kept" | "none", names of the tensors the node saved for backward).
+def _saved_state(node: Any) -> tuple[str, list[str], list[str]]:
+    """("freed" | "kept" | "none", names of the tensors the node saved for backward,
+    the names among them changed in place since they were saved).
 
     C++ nodes expose what they saved as `_saved_<name>` attributes; reading a
     saved *tensor* after a backward without `retain_graph=True` raises
     RuntimeError ("... after they have already been freed").  Saved scalars
     (`_saved_alpha`, an int exponent) are never freed and do not count.  Custom
-    Functions expose `saved_tensors`, which raises the same way.
+    Functions expose `saved_tensors`, which raises the same way.  A saved tensor
+    changed in place since (its version moved on) raises "... modified by an inplace
+    operation": still kept, and a backward through the node will raise.
     """
     names: list[str] = []
+    modified: list[str] = []
     freed = False
     attrs = [a for a in dir(node) if a.startswith("_saved_")]
     if isinstance(node, torch.autograd.function.BackwardCFunction):
@@ -140,14 +144,17 @@ def _saved_state(node: Any) -> tuple[str, list[str]]:
             if "freed" in str(exc) or "second time" in str(exc):
                 freed = True
                 names.append(attr.removeprefix("_saved_"))
+            elif "modified by an inplace operation" in str(exc):
+                names.append(attr.removeprefix("_saved_"))
+                modified.append(attr.removeprefix("_saved_"))
             continue
         except Exception:  # noqa: BLE001 - unreadable is not "saved"
             continue
         if _is_tensors(value):
             names.append(attr.removeprefix("_saved_"))
     if freed:
-        return "freed", names
-    return ("kept" if names else "none"), names
+        return "freed", names, []
+    return ("kept" if names else "none"), names, modified
 
 
 def graph(value: Any, expr: str, namespace: dict[str, Any],
@@ -216,10 +223,11 @@ def graph(value: Any, expr: str, namespace: dict[str, Any],
         for fn, _ in getattr(node, "next_functions", ()) or ():
             if fn is not None:
                 nxt.append(node_id(fn))
-        saved, saved_names = _saved_state(node)
+        saved, saved_names, modified = _saved_state(node)
         states.add(saved)
         entry: dict[str, Any] = {"id": ids[id(node)], "name": type(node).__name__, "next": nxt,
                                  "saved": saved, "saved_names": saved_names,
+                                 "saved_modified": modified,
                                  "tensors": [tensor_entry(t) for t in by_node.get(id(node), [])]}
         var = getattr(node, "variable", None) if type(node).__name__ == "AccumulateGrad" else None
         if isinstance(var, torch.Tensor):

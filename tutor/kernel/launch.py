@@ -37,6 +37,7 @@ from typing import IO, Any
 
 from tutor.kernel.channel import Channel
 from tutor.kernel.lifeline import PARENT_ENV
+from tutor.kernel.popen import StoppedBeforeExec, popen
 
 EXIT_NO_TORCH = 41  # the interpreter cannot import torch
 EXIT_OLD_PYTHON = 42  # the interpreter is older than the kernel supports
@@ -156,17 +157,20 @@ def start_worker(python: str, args: list[str], *, log: IO[bytes],
 
     Its stdin is a pipe kept open by the caller: the worker's lifeline.
     """
-    popen: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": log, "stderr": log,
-                             "env": environment()}
+    options: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": log, "stderr": log,
+                               "env": environment()}
     if os.name == "posix":
-        popen["start_new_session"] = True  # Ctrl-C in the terminal stays with the tutor
+        options["start_new_session"] = True  # Ctrl-C in the terminal stays with the tutor
     else:
-        popen["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        options["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
     if not use_tcp():
         ours, theirs = socket.socketpair()
         try:
-            proc = subprocess.Popen(command(python, "worker", "--fd", str(theirs.fileno()),
-                                            *args), pass_fds=[theirs.fileno()], **popen)
+            proc = popen(command(python, "worker", "--fd", str(theirs.fileno()), *args),
+                         pass_fds=[theirs.fileno()], **options)
+        except StoppedBeforeExec as exc:
+            ours.close()
+            raise LaunchError(str(exc)) from None
         except OSError as exc:
             ours.close()
             raise not_runnable(python, exc) from None
@@ -176,10 +180,12 @@ def start_worker(python: str, args: list[str], *, log: IO[bytes],
     token = secrets.token_hex(16)
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = listener.getsockname()[1]
-        popen["env"][TOKEN_ENV] = token
+        options["env"][TOKEN_ENV] = token
         try:
-            proc = subprocess.Popen(command(python, "worker", "--connect", f"127.0.0.1:{port}",
-                                            *args), **popen)
+            proc = popen(command(python, "worker", "--connect", f"127.0.0.1:{port}", *args),
+                         **options)
+        except StoppedBeforeExec as exc:
+            raise LaunchError(str(exc)) from None
         except OSError as exc:
             raise not_runnable(python, exc) from None
         sock = _accept(listener, token.encode(), proc, timeout)

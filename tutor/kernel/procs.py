@@ -113,6 +113,36 @@ def subtree(table: dict[int, tuple[int, int]], root: int) -> list[int]:
     return out
 
 
+# processes multiprocessing starts for itself, not for the lesson's work: they end with
+# the process that started them, so they are not counted as the lesson's leftovers
+MP_HELPERS = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")
+
+
+def lesson_children(pid: int) -> list[int] | None:
+    """The live processes `pid` started (its descendants, at any depth), leaving out
+    zombies and multiprocessing's own helpers; None where there is no /proc to read."""
+    if not os.path.isdir(f"/proc/{pid}/task"):
+        return None
+    out: list[int] = []
+    todo = children_of(pid)
+    while todo:
+        child = todo.pop()
+        todo += children_of(child)
+        try:
+            with open(f"/proc/{child}/stat", "rb") as f:
+                raw = f.read()
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue  # (ended meanwhile)
+        if raw[raw.rfind(b")") + 2:][:1] in (b"Z", b"X"):
+            continue
+        if any(helper in cmdline for helper in MP_HELPERS):
+            continue
+        out.append(child)
+    return out
+
+
 def tasks_total() -> int:
     """Tasks (threads) on the whole machine: the 4th field of /proc/loadavg."""
     try:

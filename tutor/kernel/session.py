@@ -8,6 +8,10 @@ is unavailable).  It imports torch.  Requests (JSON objects with an `op`):
 * `repl`  {code} -> {stdout, stderr, value, error}
 * `observe` {expr} -> {observation}
 * `inspect` {what: graph|storage|tree, expr} -> {picture} (see tutor/kernel/inspect.py)
+* `modules` {modules: {name: source}} -> {modules: [name, ...]}: the lesson's own
+           modules, written as NAME.py into the run's private directory, which is then
+           put first on `sys.path` (processes the lesson starts, spawned ones included,
+           import them from there: multiprocessing passes `sys.path` on)
 * `bye`   -> the process exits
 
 Every reply echoes the request's `id`.  A SIGINT interrupts running code (it
@@ -17,9 +21,12 @@ becomes KeyboardInterrupt) and is ignored between requests.
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import io
 import linecache
 import os
+import re
 import signal
 import sys
 import threading
@@ -43,6 +50,7 @@ try:
 except ImportError:  # Windows: no CPU-time limit, the wall timeout still holds
     resource = None  # type: ignore[assignment]
 
+MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 FORK_SETTLE = 0.1  # seconds a run waits for children its step forked to end or report
 
 # The kernel's own references, for its code that runs amid lesson code (the output
@@ -292,6 +300,7 @@ class LessonSession:
         if fd_capture is not None:
             self.guard.keep(fd_capture, "the kernel's capture of fd 1 and 2")
         self.request_id: int | None = None  # the request being served
+        self.workdir = os.getcwd()  # the run's private directory (private_stdio went there)
 
     # ----------------------------------------------------------------- execution
     def _arm_cpu_limit(self) -> None:
@@ -382,7 +391,9 @@ class LessonSession:
 
     def _error(self, exc: BaseException) -> dict[str, Any]:
         out = obs.exception(exc)
-        out["traceback"] = _lesson_traceback(exc)
+        # a lesson's module is quoted by its name (ranks.py), not by the run's directory
+        out["traceback"] = _lesson_traceback(exc).replace(
+            f'File "{self.workdir}{os.sep}', 'File "')
         if isinstance(exc, KeyboardInterrupt) and self.interrupted:
             out["message"] = "interrupted"
         return out
@@ -507,10 +518,34 @@ class LessonSession:
             return {"picture": obs.exception(error)}
         return result
 
+    def modules(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Write the lesson's own modules into the run's directory and put it on the
+        import path (first), so that lesson code, and every process it starts, can
+        import them: a function or class a spawned process must unpickle has to live
+        in an importable module, not in the lesson's namespace (`__lesson__`)."""
+        given = req.get("modules")
+        if not isinstance(given, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
+            return {"ok": False, "error": "`modules` must map module names to their source"}
+        for name in given:
+            if not MODULE_NAME.match(name):
+                return {"ok": False, "error": f"module name {name!r} is not a Python identifier"}
+            taken = sys.modules.get(name) or importlib.util.find_spec(name)
+            if taken is not None:
+                return {"ok": False, "error": f"module name {name!r} is taken: a module of "
+                        "that name exists already (give the lesson's module another name)"}
+        for name, source in given.items():
+            with open(os.path.join(self.workdir, name + ".py"), "w", encoding="utf-8") as f:
+                f.write(source)
+        if self.workdir not in sys.path:
+            sys.path.insert(0, self.workdir)
+        importlib.invalidate_caches()
+        return {"modules": sorted(given)}
+
     def serve(self) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         handlers = {"run": self.run, "repl": self.repl, "observe": self.observe,
-                    "inspect": self.inspect}
+                    "inspect": self.inspect, "modules": self.modules}
         while True:
             try:
                 req = self.channel.recv()

@@ -5,6 +5,10 @@ packs are found through entry points (`tutor.lesson.installed`).  A directory
 holding a `pack.yaml` manifest is a pack; lessons in a directory without one belong
 to a pack named after the directory.  Broken files do not stop discovery: they are
 collected as errors beside the lessons that loaded.
+
+With an `index` (the app's, `tutor.lesson.index`), lessons and packs whose files are
+unchanged since the index was written are taken from it instead of being read again;
+the loader (YAML, the schema, the judge) is imported only when a file must be read.
 """
 
 from __future__ import annotations
@@ -13,12 +17,16 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.lesson.files import PACK_FILE, SUFFIXES, lesson_files, not_a_lesson, pack_manifest
+from tutor.lesson.index import LessonIndex, stamp
 from tutor.lesson.installed import ENTRY_POINT_GROUP, InstalledPack, installed_packs, same_pack
-from tutor.lesson.loader import LessonError, display_name, load_lesson, load_pack
 from tutor.lesson.model import Lesson, Pack
-from tutor.lesson.validate import Problem
+
+if TYPE_CHECKING:
+    from tutor.lesson.loader import LessonError
+    from tutor.lesson.validate import Problem
 
 __all__ = ["ENTRY_POINT_GROUP", "PACK_FILE", "SUFFIXES", "Catalog", "bundled_dir", "env_paths",
            "find_lesson", "lesson_files", "load_catalog", "select"]
@@ -44,27 +52,54 @@ class Catalog:
     errors: list[LessonError] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # e.g. an installed pack without lessons
     installed_of: dict[str, InstalledPack] = field(default_factory=dict)  # lesson id -> its pack
+    from_index: set[str] = field(default_factory=set)  # lesson ids taken from the index
 
     def get(self, lesson_id: str) -> Lesson | None:
         return next((x for x in self.lessons if x.id == lesson_id), None)
+
+    def opened(self, lesson_id: str) -> Lesson | None:
+        """The lesson to open: for one taken from the index, its file read and validated
+        again (and kept in the catalog in its place).  Raises LessonError when the file
+        no longer loads, or no longer holds this lesson."""
+        lesson = self.get(lesson_id)
+        if lesson is None or lesson_id not in self.from_index:
+            return lesson
+        from tutor.lesson.loader import LessonError, display_name, load_lesson
+
+        fresh = load_lesson(lesson.file)
+        if fresh.id != lesson_id:
+            raise LessonError.at(display_name(lesson.file), f"the file now holds lesson "
+                                 f"{fresh.id!r}, not {lesson_id!r}: reopen the catalog")
+        self.lessons[self.lessons.index(lesson)] = fresh
+        self.from_index.discard(lesson_id)
+        return fresh
 
     @property
     def problems(self) -> list[Problem]:
         return [p for e in self.errors for p in e.problems]
 
 
-def _pack_for(path: Path, catalog: Catalog, source: str) -> Pack:
+def _pack_for(path: Path, catalog: Catalog, source: str, index: LessonIndex | None) -> Pack:
     """The pack of a lesson file: its pack.yaml (`pack_manifest`), else its directory."""
     manifest = pack_manifest(path)
     directory = manifest.parent if manifest is not None else path.parent
     if directory in catalog.packs:
         return catalog.packs[directory]
     pack = Pack(directory, directory.name.replace("-", " ").replace("_", " "), source=source)
-    if manifest is not None:
+    known = index.pack(manifest, source) if index is not None and manifest else None
+    if isinstance(known, Pack):
+        pack = known
+    elif manifest is not None:
+        from tutor.lesson.loader import LessonError, load_pack
+
+        before = stamp(manifest)
         try:
             pack = load_pack(manifest, source)
         except LessonError as exc:
             catalog.errors.append(exc)
+        else:
+            if index is not None:
+                index.keep_pack(manifest, source, pack, before)
     catalog.packs[directory] = pack
     return pack
 
@@ -85,11 +120,20 @@ def _roots(paths: Sequence[Path], with_env: bool, with_bundled: bool,
         roots += [_Root(p, "TUTOR_PATH") for p in env_paths()]
         installed, broken = installed_packs()
         roots += [_Root(pack.path, pack.source, pack) for pack in installed]
-        catalog.errors += [LessonError.at(b.source, b.message) for b in broken]
+        catalog.errors += [_error(b.source, b.message) for b in broken]
     return roots
 
 
+def _error(where: str | Path, message: str) -> LessonError:
+    """An error at the top of a file (a Path is named as everywhere: `display_name`)."""
+    from tutor.lesson.loader import LessonError, display_name
+
+    return LessonError.at(display_name(where) if isinstance(where, Path) else where, message)
+
+
 def _duplicate(file: Path, lesson_id: str, other: Path) -> LessonError:
+    from tutor.lesson.loader import LessonError, display_name
+
     return LessonError.at(
         display_name(file),
         f"duplicate lesson id {lesson_id!r}: already used by {display_name(other)}; ids must "
@@ -100,6 +144,8 @@ def _duplicate(file: Path, lesson_id: str, other: Path) -> LessonError:
 
 
 def _empty_pack(pack: InstalledPack) -> Problem:
+    from tutor.lesson.validate import Problem
+
     return Problem(
         pack.source, 1, 1, "",
         f"holds no lessons: no lesson file in {pack.path}; a package built with setuptools "
@@ -108,10 +154,12 @@ def _empty_pack(pack: InstalledPack) -> Problem:
 
 
 def load_catalog(
-    paths: Sequence[Path] | None = None, *, with_env: bool = True, with_bundled: bool | None = None
+    paths: Sequence[Path] | None = None, *, with_env: bool = True, with_bundled: bool | None = None,
+    index: LessonIndex | None = None,
 ) -> Catalog:
     """Load lessons from `paths` (default: the bundled lessons) plus, with `with_env`,
-    TUTOR_PATH and the packs installed through entry points.
+    TUTOR_PATH and the packs installed through entry points.  With `index`, unchanged
+    files are taken from it (their ids in `Catalog.from_index`), and it is written back.
 
     Ids must be unique: a second lesson with an id already seen is reported as an
     error at its `id:` line and left out, unless it is an installed copy of the pack
@@ -124,12 +172,11 @@ def load_catalog(
     loaded: set[Path] = set()  # resolved paths of the files read (was O(n^2): issue #6)
     for root in _roots(list(paths or ()), with_env, bundled, catalog):
         if not root.path.exists():
-            catalog.errors.append(LessonError.at(str(root.path), "no such file or directory"))
+            catalog.errors.append(_error(str(root.path), "no such file or directory"))
             continue
         files = lesson_files(root.path)
         if root.path.is_file() and not_a_lesson(root.path):
-            catalog.errors.append(LessonError.at(display_name(root.path),
-                                                 str(not_a_lesson(root.path))))
+            catalog.errors.append(_error(root.path, str(not_a_lesson(root.path))))
             continue
         if root.installed is not None and not files:
             catalog.warnings.append(_empty_pack(root.installed))
@@ -138,24 +185,48 @@ def load_catalog(
             if resolved in loaded:
                 continue
             loaded.add(resolved)
-            try:
-                lesson = load_lesson(file)
-            except LessonError as exc:
-                catalog.errors.append(exc)
-                continue
+            known = index.lesson(file) if index is not None else None
+            if isinstance(known, Lesson):
+                lesson = known
+                catalog.from_index.add(lesson.id)
+            else:
+                read = _read_lesson(file, index)
+                if not isinstance(read, Lesson):
+                    catalog.errors.append(read)
+                    continue
+                lesson = read
             first = seen.get(lesson.id)
             if first is not None:
                 if root.installed is None or not same_pack(first.file, root.installed):
                     catalog.errors.append(_duplicate(file, lesson.id, first.file))
                 continue
             seen[lesson.id] = lesson
-            catalog.pack_of[lesson.id] = _pack_for(file, catalog, root.source)
+            catalog.pack_of[lesson.id] = _pack_for(file, catalog, root.source, index)
             if root.installed is not None:
                 catalog.installed_of[lesson.id] = root.installed
             catalog.lessons.append(lesson)
     catalog.errors = _unique(catalog.errors)
     catalog.lessons = _course_order(catalog)
+    if index is not None:
+        index.save()
     return catalog
+
+
+def _read_lesson(file: Path, index: LessonIndex | None) -> Lesson | LessonError:
+    """Read (and validate) a lesson file, or say why it does not load; remember it in
+    `index`, or forget a file that no longer loads."""
+    from tutor.lesson.loader import LessonError, load_lesson
+
+    before = stamp(file)
+    try:
+        lesson = load_lesson(file)
+    except LessonError as exc:
+        if index is not None:
+            index.forget_lesson(file)
+        return exc
+    if index is not None:
+        index.keep_lesson(file, pack_manifest(file), lesson, before)
+    return lesson
 
 
 def _unique(errors: list[LessonError]) -> list[LessonError]:
@@ -211,6 +282,8 @@ def _course_order(catalog: Catalog) -> list[Lesson]:
 
 def find_lesson(ref: str, paths: Iterable[Path] = ()) -> Lesson:
     """A lesson by file path or by id (searched in the bundled lessons, paths and TUTOR_PATH)."""
+    from tutor.lesson.loader import LessonError, load_lesson
+
     candidate = Path(ref)
     if candidate.suffix in SUFFIXES and candidate.exists():
         return load_lesson(candidate)

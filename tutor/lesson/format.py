@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import keyword
 import re
+import sys
 from typing import Any
 
 import yaml
@@ -234,6 +236,71 @@ STEP = Obj(
     },
 )
 
+MODULE_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+MODULE_HINT = ("a module's name is a Python identifier (letters, digits and '_', not starting "
+               "with a digit), e.g. `loaders` or `ranks`; it is imported as `import NAME`")
+# names a lesson's module may not take: what lesson code imports besides the standard
+# library (which `sys.stdlib_module_names` lists), and tutor's own
+TAKEN_MODULES = frozenset({"torch", "torchvision", "torchaudio", "numpy", "tutor", "yaml",
+                           "typing_extensions", "sympy", "networkx", "jinja2", "fsspec",
+                           "filelock", "mpmath", "functorch", "triton"})
+
+
+def _module_taken(name: str) -> str | None:
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return "a Python keyword cannot be imported"
+    if name in sys.stdlib_module_names:
+        return "the standard library has a module of that name, which it would hide"
+    if name in TAKEN_MODULES or name.startswith("__"):
+        return "lesson code imports a module of that name already, which it would hide"
+    return None
+
+
+def _check_modules(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
+    """`modules:`: names that would hide another module, sources that do not compile."""
+    given = value.get("modules")
+    if not isinstance(given, dict):
+        return
+    mods = next((n for k, n in node.value if isinstance(k, yaml.ScalarNode)
+                 and k.value == "modules"), None)
+    if not isinstance(mods, yaml.MappingNode):
+        return
+    for key, val in mods.value:
+        name = key.value if isinstance(key, yaml.ScalarNode) else None
+        if name is None or not re.fullmatch(MODULE_NAME, name):
+            continue  # (reported by the type check)
+        where = join_path(join_path(path, "modules"), name)
+        taken = _module_taken(name)
+        if taken:
+            v.error(key, where, f"module name {name!r} cannot be used: {taken}; "
+                    f"rename it (e.g. `lesson_{name}`) and import it by that name")
+        source = given.get(name)
+        if not isinstance(source, str):
+            continue
+        try:
+            ast.parse(source, mode="exec")
+            continue
+        except SyntaxError as exc:
+            lineno, offset, why = exc.lineno or 1, exc.offset or 1, exc.msg
+        except (ValueError, RecursionError, MemoryError):
+            lineno, offset, why = 1, 1, "the code cannot be parsed"
+        line, col = v.inside(val, lineno, offset)
+        v.problems.append(Problem(v.file, line, col, where, f"Python syntax error: {why} "
+                                  f"(line {lineno} of module {name}.py)"))
+
+
+MODULES_DOC = (
+    "The lesson's own Python modules: a mapping from a module name to its source. Each is "
+    "written as NAME.py into the run's private directory, which is put on the import path "
+    "before the pack's setup and the first step run: lesson code imports it (`from loaders "
+    "import SquareDataset`), and so do the processes it starts, including spawned ones, "
+    "which cannot import functions or classes defined in the steps themselves. The learner "
+    "sees each module's source before the first step."
+)
+MODULES = MapOf(value=Str(max_len=100_000), max_items=20, key_pattern=MODULE_NAME,
+                key_hint=MODULE_HINT)
+
+
 VARY_VALUE = Scalar(max_len=MAX_VALUE_LEN)
 VARY = AnyOf(
     options=(
@@ -248,7 +315,7 @@ VARY = AnyOf(
 LESSON = Obj(
     name="lesson",
     doc="A tutor lesson: predict, then run.",
-    checks=(check_vary,),
+    checks=(check_vary, _check_modules),
     fields={
         "id": Field(
             Str(max_len=120, pattern=LESSON_ID, pattern_hint=ID_HINT),
@@ -283,11 +350,14 @@ LESSON = Obj(
             Int(min=0, max=100_000), doc="Position within its pack (default: by file name)."
         ),
         "format": Field(Int(min=1, max=FORMAT_VERSION), doc="Lesson format version (1)."),
+        "modules": Field(MODULES, doc=MODULES_DOC + " A lesson's module replaces its pack's "
+                         "module of the same name."),
     },
 )
 
 def _check_pack(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
     _check_code(value, node, path, v, "setup")
+    _check_modules(value, node, path, v)
 
 
 PACK = Obj(
@@ -308,5 +378,7 @@ PACK = Obj(
             "lesson's namespace: shared imports, helper functions and model classes. "
             "The learner sees it before the first step.",
         ),
+        "modules": Field(MODULES, doc=MODULES_DOC + " A pack's modules are there for every "
+                         "lesson of the pack."),
     },
 )

@@ -27,6 +27,7 @@ from tutor.lesson.files import pack_manifest
 from tutor.lesson.model import (
     DEFAULT_TIMEOUT,
     Lesson,
+    Module,
     Pack,
     Pos,
     Prompt,
@@ -274,7 +275,8 @@ def load_lesson(path: str | Path) -> Lesson:
     name = display_name(path)
     with never_raises(name):
         data, v = _parse(path, fmt.LESSON, name)
-        return _build_lesson(data, v, path, pack_setup(path), lang=language())
+        return _build_lesson(data, v, path, pack_setup(path), pack_modules(path),
+                             lang=language())
 
 
 def pack_setup(lesson_file: Path) -> Setup | None:
@@ -286,14 +288,37 @@ def pack_setup(lesson_file: Path) -> Setup | None:
         return _load_pack_cached(manifest, *_stamp(manifest)).setup
     except LessonError as exc:
         try:
-            declared = re.search(r"^setup[ \t]*:", read_text(manifest, ""), re.MULTILINE)
+            declared = re.search(r"^(setup|modules)[ \t]*:", read_text(manifest, ""),
+                                 re.MULTILINE)
         except LessonError:
             declared = None
         if declared is None:  # nothing to run first: the lesson runs as it is
             return None
         first = exc.problems[0] if exc.problems else None
+        what = ("`setup:` cannot run" if declared.group(1) == "setup"
+                else "`modules:` cannot be given to its lessons")
         return Setup("", manifest, 1, problem=f"{first or display_name(manifest)} (the pack's "
-                     "manifest does not load, so its `setup:` cannot run)")
+                     f"manifest does not load, so its {what})")
+
+
+def pack_modules(lesson_file: Path) -> tuple[Module, ...]:
+    """The modules of the pack `lesson_file` belongs to (none where its manifest does
+    not load: its setup then carries the problem, see pack_setup)."""
+    manifest = pack_manifest(lesson_file)
+    if manifest is None:
+        return ()
+    try:
+        return _load_pack_cached(manifest, *_stamp(manifest)).modules
+    except LessonError:
+        return ()
+
+
+def _modules(data: dict[str, Any], v: Validation, path: Path) -> tuple[Module, ...]:
+    out = []
+    for name, source in (data.get("modules") or {}).items():
+        line, _ = v.inside(v.nodes[f"modules.{name}"], 1, 1)
+        out.append(Module(name, source, path, line))
+    return tuple(out)
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -319,11 +344,11 @@ def load_pack(path: str | Path, source: str = "bundled") -> Pack:
         if data.get("setup"):
             line, col = v.inside(v.nodes["setup"], 1, 1)
             setup = Setup(data["setup"], path, line, col)
-        return _build_pack(data, path, source, setup)
+        return _build_pack(data, path, source, setup, _modules(data, v, path))
 
 
 def _build_pack(data: dict[str, Any], path: Path, source: str,
-                setup: Setup | None = None) -> Pack:
+                setup: Setup | None = None, modules: tuple[Module, ...] = ()) -> Pack:
     return Pack(
         directory=path.parent,
         title=shown(data["title"]),
@@ -332,6 +357,7 @@ def _build_pack(data: dict[str, Any], path: Path, source: str,
         lesson_order=tuple(data.get("lessons") or ()),
         source=source,
         setup=setup,
+        modules=modules,
     )
 
 
@@ -385,8 +411,16 @@ def _requires(req: dict[str, Any]) -> Requires:
                     bool(req.get("numpy")))
 
 
+def _merged(pack: tuple[Module, ...], own: tuple[Module, ...]) -> tuple[Module, ...]:
+    """The pack's modules, then the lesson's: a lesson's module replaces its pack's of
+    the same name."""
+    mine = {m.name for m in own}
+    return tuple(m for m in pack if m.name not in mine) + own
+
+
 def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
-                  setup: Setup | None = None, lang: str = "en") -> Lesson:
+                  setup: Setup | None = None, pack_mods: tuple[Module, ...] = (),
+                  lang: str = "en") -> Lesson:
     """The lesson `data` describes; its texts in `lang` where a translation beside it
     matches it (tutor.lesson.translation), else in English."""
     steps = []
@@ -420,6 +454,7 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
         seed=data.get("seed") or 0,
         order=data.get("order"),
         setup=setup,
+        modules=_merged(pack_mods, _modules(data, v, path)),
         variants=variants,
         variant_requires=tuple((v, _requires(dict(r))) for v, r in row_requires(data["vary"]))
         if data.get("vary") else (),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tutor.judge import JudgeSpec, Tolerance
+if TYPE_CHECKING:  # (the catalog's index builds lessons without loading the judge)
+    from tutor.judge import JudgeSpec, Tolerance
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -48,6 +50,8 @@ class Prompt:
 
     @property
     def spec(self) -> JudgeSpec:
+        from tutor.judge import JudgeSpec
+
         return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback, self.wrong)
 
     @property
@@ -85,6 +89,17 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Module:
+    """One of a lesson's (or its pack's) own Python modules (`modules:`), written as
+    NAME.py where the run's code, and the processes it starts, can import it."""
+
+    name: str
+    source: str
+    file: Path  # the lesson file or pack.yaml it is written in
+    line: int  # the file line of the source's first line (1-based)
+
+
+@dataclass(frozen=True)
 class Lesson:
     id: str
     title: str
@@ -99,6 +114,9 @@ class Lesson:
     seed: int = 0
     order: int | None = None
     setup: Setup | None = None  # its pack's shared setup code, run before step 1
+    # its own modules and its pack's (one per name: the lesson's replaces the pack's),
+    # importable before the setup runs
+    modules: tuple[Module, ...] = ()
     # `vary:` (see tutor.lesson.vary): every variant, and the one filled in here; a
     # lesson with variants is loaded filled in with the first, and keeps its template
     variants: tuple[Variant, ...] = ()
@@ -124,3 +142,4 @@ class Pack:
     lesson_order: tuple[str, ...] = ()
     source: str = "bundled"  # "bundled", "path", "TUTOR_PATH", or "entry point NAME"
     setup: Setup | None = None
+    modules: tuple[Module, ...] = ()  # `modules:`, for every lesson of the pack

@@ -102,9 +102,14 @@ class MapOf(Type):
 
     value: Type = field(default_factory=Str)
     max_items: int = 200
+    key_pattern: str | None = None  # a regular expression every key must match in full
+    key_hint: str = ""  # what to write instead, for the error message
 
     def json(self) -> dict[str, Any]:
-        return {"type": "object", "additionalProperties": self.value.json()}
+        out = {"type": "object", "additionalProperties": self.value.json()}
+        if self.key_pattern:
+            out["propertyNames"] = {"pattern": f"^(?:{self.key_pattern})$"}
+        return out
 
 
 @dataclass(frozen=True)

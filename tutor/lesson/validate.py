@@ -160,6 +160,9 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
                 continue
             if k.value in out:
                 v.error(k, join_path(path, k.value), f"duplicate key {k.value!r}")
+            if spec.key_pattern and not re.fullmatch(spec.key_pattern, k.value):
+                v.error(k, join_path(path, k.value), f"{k.value!r} is not a valid name here"
+                        + (f": {spec.key_hint}" if spec.key_hint else ""))
             out[k.value] = validate(val, spec.value, v, join_path(path, k.value))
         return out
     if not isinstance(node, yaml.ScalarNode):

@@ -64,9 +64,14 @@ def _node_segments(node: dict[str, Any]) -> list[Segment]:
         if t.get("hooks"):
             parts.append(seg(f" · {t['hooks']} hook{'s' * (t['hooks'] > 1)} on {who}", "warn"))
     saved = node.get("saved")
-    what = ", ".join(node.get("saved_names") or [])
+    modified = [n for n in node.get("saved_modified") or [] if isinstance(n, str)]
+    what = ", ".join(n for n in node.get("saved_names") or [] if n not in modified)
     if saved == "kept":
-        parts.append(seg(f" · saved: {what}", "dim"))
+        if what:
+            parts.append(seg(f" · saved: {what}", "dim"))
+        if modified:
+            parts.append(seg(f" · ✗ changed in place since saved: {', '.join(modified)}",
+                             "bad"))
     elif saved == "freed":
         parts.append(seg(f" · ✗ freed: {what}", "bad"))
     return parts
@@ -141,6 +146,9 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
         pic.extend(wrap("saved tensors freed: a backward() without retain_graph=True has run "
                         "through this graph and released what its nodes saved.",
                         width, "  ", "bad"))
+    elif saved == "kept" and any(n.get("saved_modified") for n in nodes.values()):
+        pic.extend(wrap("saved tensors kept, but one was changed in place after it was saved "
+                        "(✗): a backward() through this graph will raise.", width, "  ", "bad"))
     elif saved == "kept":
         pic.extend(wrap("saved tensors kept: the nodes still hold what they saved for "
                         "backward.", width, "  ", "ok"))

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tutor.i18n import _, ngettext
+from tutor.progress.records import Attempt
 from tutor.progress.review import first_answers
-from tutor.progress.store import Attempt
 
 
 @dataclass(frozen=True)

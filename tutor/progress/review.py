@@ -13,10 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
 from tutor.i18n import _
-from tutor.progress.store import Attempt
-
-WRONG = ("incorrect", "partial", "revealed")
-JUDGED = ("correct", "partial", "incorrect")  # a reveal is not a prediction: no confidence
+from tutor.progress.records import Attempt
+from tutor.states import JUDGED, MISSED
 
 
 def first_answers(attempts: Iterable[Attempt]) -> list[Attempt]:
@@ -54,10 +52,10 @@ def mistakes(attempts: Iterable[Attempt]) -> list[Mistake]:
     times: dict[tuple[str, int, int], int] = {}
     for n, a in enumerate(first_answers(attempts)):
         latest[a.key] = (n, a)
-        if a.verdict in WRONG:
+        if a.verdict in MISSED:
             times[a.key] = times.get(a.key, 0) + 1
     found = sorted((n, Mistake(a, times[k])) for k, (n, a) in latest.items()
-                   if a.verdict in WRONG)
+                   if a.verdict in MISSED)
     return [m for _, m in found]
 
 

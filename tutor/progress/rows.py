@@ -22,10 +22,13 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-STATUSES = ("new", "tried", "done", "perfect")
-COUNTED = ("correct", "partial", "incorrect", "revealed")
+from tutor.states import LESSON_STATUSES, OUTCOMES, LessonStatus
+
+STATUSES = LESSON_STATUSES
+COUNTED = OUTCOMES
 CONFIDENCES = ("sure", "guess")
-UNKNOWN_STATUS = "tried"  # a status this tutor does not know: the lesson was at least opened
+# a status this tutor does not know: the lesson was at least opened
+UNKNOWN_STATUS: LessonStatus = "tried"
 
 Problems = list[str]
 

@@ -30,6 +30,8 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import TYPE_CHECKING
 
+from tutor.states import Outcome
+
 if TYPE_CHECKING:  # pragma: no cover
     from fsrs import Rating, Scheduler
 
@@ -38,7 +40,7 @@ AGAIN, HARD, GOOD = 1, 2, 3  # fsrs.Rating values (Again, Hard, Good)
 RATING_NAMES = {AGAIN: "again", HARD: "hard", GOOD: "good"}
 
 
-def rating(verdict: str, confidence: str = "sure", hints: int = 0) -> int:
+def rating(verdict: Outcome, confidence: str = "sure", hints: int = 0) -> int:
     """The FSRS rating (1 Again, 2 Hard, 3 Good) of a first answer; see the module doc."""
     if confidence not in CONFIDENCES:
         raise ValueError(f"confidence must be one of {CONFIDENCES}, not {confidence!r}")
@@ -49,7 +51,7 @@ def rating(verdict: str, confidence: str = "sure", hints: int = 0) -> int:
     return GOOD
 
 
-def needs_review(verdict: str, confidence: str = "sure", hints: int = 0) -> bool:
+def needs_review(verdict: Outcome, confidence: str = "sure", hints: int = 0) -> bool:
     """Does this first answer put the prompt on the review schedule?"""
     return rating(verdict, confidence, hints) != GOOD
 

@@ -28,15 +28,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from tutor.progress import rows, schedule
-
-if TYPE_CHECKING:  # pragma: no cover
-    from tutor.progress import review
+from tutor.progress import review, rows, schedule
+from tutor.progress.records import Attempt, LessonProgress, Variant, better
+from tutor.states import LessonStatus
 
 SCHEMA_VERSION = 2
 DB_NAME = "progress.db"
@@ -47,7 +44,6 @@ CONFIDENCES = schedule.CONFIDENCES
 MAX_PROBLEMS = 50  # bad rows described, at most (then: how many more)
 
 Clock = Callable[[], datetime]
-Variant = tuple[tuple[str, str], ...]  # the values a lesson drew for a run: (name, text)
 
 # MIGRATIONS[n] upgrades a database of schema n to n + 1 (a new file runs them all).
 SCHEMA_1 = """
@@ -115,38 +111,6 @@ def _variant_json(variant: Variant) -> str:
     return json.dumps(dict(variant), ensure_ascii=False) if variant else ""
 
 
-def better(a: str, b: str) -> str:
-    """The further of two statuses (one tutor does not know counts for nothing)."""
-    if a not in STATUSES:
-        return b
-    if b not in STATUSES:
-        return a
-    return a if STATUSES.index(a) >= STATUSES.index(b) else b
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One counted answer (an `invalid` answer is never an attempt)."""
-
-    lesson: str
-    step: int
-    prompt: int
-    answer: str
-    verdict: str  # correct / partial / incorrect / revealed
-    expected: str = ""
-    hints: int = 0
-    seconds: float = 0.0
-    run: str = ""
-    at: str = ""  # when (ISO 8601); empty: the store's clock at recording
-    confidence: str = "sure"  # sure / guess: how sure the learner was of the prediction
-    variant: Variant = ()  # the values the lesson drew for this run (see lesson `vary:`)
-    review: bool = False  # set by the store: a first answer to a prompt with a review card
-
-    @property
-    def key(self) -> tuple[str, int, int]:
-        return (self.lesson, self.step, self.prompt)
-
-
 ATTEMPT_COLUMNS = ("lesson, step, prompt, answer, verdict, expected, hints, seconds, run, at, "
                    "confidence, variant, review")
 
@@ -155,16 +119,6 @@ def _attempt(row_id: object, row: tuple, problems: list[str]) -> Attempt | None:
     """An attempt from a row of ATTEMPT_COLUMNS, or None if the row cannot be one."""
     fields = rows.attempt_fields(row_id, row, problems)
     return Attempt(**fields) if fields is not None else None
-
-
-@dataclass(frozen=True)
-class LessonProgress:
-    lesson: str
-    status: str = "new"
-    step: int = 0  # where to resume: the next question to ask
-    prompt: int = 0
-    run: str = ""
-    updated: str = ""
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -630,8 +584,8 @@ class ProgressStore:
         return self._guarded(write)
 
     @staticmethod
-    def _upsert(db: sqlite3.Connection, lesson: str, status: str, position: tuple[int, int],
-                run: str, when: datetime) -> None:
+    def _upsert(db: sqlite3.Connection, lesson: str, status: LessonStatus,
+                position: tuple[int, int], run: str, when: datetime) -> None:
         db.execute(
             "INSERT INTO lessons (lesson, status, step, prompt, run, updated) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (lesson) DO UPDATE SET status = excluded.status,"
@@ -642,7 +596,8 @@ class ProgressStore:
                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (lesson,))
 
     @staticmethod
-    def _run_status(db: sqlite3.Connection, lesson: str, run: str, total: int) -> str:
+    def _run_status(db: sqlite3.Connection, lesson: str, run: str,
+                    total: int) -> LessonStatus:
         """tried: some questions answered; done: all; perfect: all right first time, no hints."""
         rows = db.execute(
             "SELECT step, prompt, verdict, hints FROM attempts WHERE lesson = ? AND run = ? "
@@ -734,20 +689,14 @@ class ProgressStore:
     # the learner's history, read (see tutor.progress.review)
     def mistakes(self) -> list[review.Mistake]:
         """Prompts answered wrong or revealed and not answered right since."""
-        from tutor.progress import review
-
         return review.mistakes(self.attempts())
 
     def calibration(self) -> review.Calibration:
         """Sure and right, sure and wrong, guessed and right, guessed and wrong."""
-        from tutor.progress import review
-
         return review.calibration(self.attempts())
 
     def history(self, tz: tzinfo | None = None) -> list[review.Day]:
         """Answers, right answers and reviews per day (local days unless `tz`)."""
-        from tutor.progress import review
-
         return review.history(self.attempts(), tz)
 
     def close(self) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.progress.store import Attempt, LessonProgress
+from tutor.progress.records import Attempt, LessonProgress
+from tutor.states import OUTCOMES, LessonStatus
 
 
 @dataclass(frozen=True)
 class LessonSummary:
     lesson: str
-    status: str
+    status: LessonStatus
     attempts: int  # counted answers (invalid input is never counted)
     correct: int
     partial: int
@@ -30,7 +31,7 @@ def summarize(lesson: str, progress: LessonProgress | None,
               attempts: list[Attempt]) -> LessonSummary:
     mine = [a for a in attempts if a.lesson == lesson]
     count = {v: sum(1 for a in mine if a.verdict == v)
-             for v in ("correct", "partial", "incorrect", "revealed")}
+             for v in OUTCOMES}
     return LessonSummary(
         lesson=lesson,
         status=progress.status if progress else "new",

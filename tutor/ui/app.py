@@ -26,6 +26,7 @@ from tutor.progress import Attempt, LessonProgress, ProgressStore
 from tutor.safetext import sanitize
 from tutor.ui import settings
 from tutor.ui.commands import LessonCommands
+from tutor.ui.host import TutorHost
 from tutor.ui.messages import CatalogLoaded, OpenLesson, ProgressProblem
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
@@ -42,7 +43,7 @@ if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from tutor.redo import Question
 
 
-class TutorApp(App[int]):
+class TutorApp(TutorHost):
     CSS_PATH = str(Path(__file__).with_name("tutor.tcss"))  # absolute: subclasses work too
     TITLE = "tutor"
     COMMANDS = App.COMMANDS | {LessonCommands}
@@ -137,9 +138,13 @@ class TutorApp(App[int]):
     # ------------------------------------------------------------------ lessons
     @work(thread=True, exit_on_error=False, group="catalog", description=N_("load the lessons"))
     def load_lessons(self) -> None:
-        from tutor.lesson import load_catalog
+        # unchanged files come from the catalog index (docs/performance.md); a lesson is
+        # read and validated again from its file when it is opened (`open_from_catalog`)
+        from tutor.lesson.catalog import load_catalog
+        from tutor.lesson.index import LessonIndex
 
-        self.post_message(CatalogLoaded(load_catalog(self.paths, with_bundled=True)))
+        catalog = load_catalog(self.paths, with_bundled=True, index=LessonIndex.open())
+        self.post_message(CatalogLoaded(catalog))
 
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         self.catalog = message.catalog
@@ -265,10 +270,8 @@ class TutorApp(App[int]):
         from tutor.flow import LessonFlow  # imports the engine and the judge
         from tutor.ui.screens.lesson import LessonScreen
 
-        lesson = self.catalog.get(message.lesson_id) if self.catalog else None
+        lesson = self.open_from_catalog(message.lesson_id)
         if lesson is None:
-            self.notify(_("No lesson {id}.").format(id=repr(message.lesson_id)),
-                        severity="error", markup=False)
             return
         p = self.store.lesson(lesson.id)
         resume = not message.fresh and p.status in ("new", "tried") and p.step < len(lesson.steps)
@@ -282,6 +285,22 @@ class TutorApp(App[int]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    def open_from_catalog(self, lesson_id: str) -> Lesson | None:
+        """The lesson to open, read and validated again if it came from the index; None
+        (and the learner told why) if there is none, or its file no longer loads."""
+        from tutor.lesson import LessonError
+
+        try:
+            lesson = self.catalog.opened(lesson_id) if self.catalog else None
+        except LessonError as exc:
+            self.notify(_("{id} cannot be opened: its file no longer loads:\n{why}").format(
+                id=lesson_id, why=exc), severity="error", timeout=12, markup=False)
+            return None
+        if lesson is None:
+            self.notify(_("No lesson {id}.").format(id=repr(lesson_id)), severity="error",
+                        markup=False)
+        return lesson
 
     # ------------------------------------------------------------------ review
     def action_review(self) -> None:
@@ -300,18 +319,19 @@ class TutorApp(App[int]):
     def ask_question(self, index: int) -> bool:
         """Open question `index` of the review (skipping questions whose lesson is gone
         or has changed); False when none is left."""
+        from tutor.lesson import LessonError
         from tutor.redo import ask_again
         from tutor.ui.screens.lesson import LessonScreen
 
         while index < len(self.review):
             question = self.review[index]
-            lesson = self.catalog.get(question.lesson) if self.catalog else None
-            try:
+            try:  # (read and validated again if it came from the catalog index)
+                lesson = self.catalog.opened(question.lesson) if self.catalog else None
                 if lesson is None:
                     raise LookupError(_("{lesson} is not in the catalog").format(
                         lesson=question.lesson))
                 flow = ask_again(lesson, question.step, question.prompt, avoid=question.avoid)
-            except LookupError as exc:
+            except (LookupError, LessonError) as exc:
                 self.notify(_("Review: {where} is skipped: {why}.").format(
                     where=question.where(), why=exc), severity="warning", timeout=6, markup=False)
                 index += 1

@@ -15,12 +15,12 @@ from tutor.ui.text import plain
 
 if TYPE_CHECKING:
     from tutor.lesson.model import Lesson
-    from tutor.ui.app import TutorApp
+    from tutor.ui.host import TutorHost
 
 
 class LessonCommands(Provider):
     def _lessons(self) -> Iterator[tuple[Lesson, str, str, str]]:
-        catalog = cast("TutorApp", self.app).catalog
+        catalog = cast("TutorHost", self.app).catalog
         if catalog is None:
             return
         for lesson in catalog.lessons:

@@ -102,6 +102,8 @@ def hint(p: NumLit, live: int | float, dtype: str = "float64") -> str | None:
         return None
     if isinstance(live, int) and p.is_int:
         return None  # whole numbers are equal or not
+    if p.is_int and p.sig < 2 and v.is_integer():
+        return None  # `10` for a live 12.0: another number, not 12 rounded to the tens
     if not close(p, v):
         return None  # not a matter of precision: the answer is off
     gap = allowed_gap(p, v, dtype)

@@ -368,10 +368,16 @@ def read_exception_pred(text: str) -> ExcP:
 # ---- stdout ----------------------------------------------------------------------
 
 
+def says_nothing_printed(text: str) -> bool:
+    """"nothing", "no output", "it prints nothing": a prediction that no output comes."""
+    t = text.strip()
+    said = collapse(strip_noise(t)).casefold() if len(t) <= 200 else ""
+    return bool(said) and STDOUT_EMPTY.fullmatch(said) is not None
+
+
 def read_stdout_pred(text: str) -> StdoutP:
     check_length(text)
     t = text.strip()
     if not t:
         raise InvalidPrediction("Type what you expect it to print, or 'nothing'.", how=False)
-    said = collapse(strip_noise(t)).casefold() if len(t) <= 200 else ""
-    return StdoutP(t, STDOUT_EMPTY.fullmatch(said) is not None)
+    return StdoutP(t, says_nothing_printed(t))

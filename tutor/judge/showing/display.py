@@ -190,6 +190,23 @@ def _pair(key: Obs, value: Obs, budget: list[int]) -> str:
     return f"{show_item(key, budget)}: {show_item(value, budget)}"
 
 
+def _alike_floats(its: list[Obs]) -> list[str] | None:
+    """Floats side by side in one format, as torch prints a tensor's elements: a whole
+    one beside fractions keeps the fractions' 4 decimals ([1.0000, 0.5000], not
+    [1.0, 0.5000]).  None unless every item is a float and the formats differ."""
+    if not its or any(otype(i) != "float" for i in its):
+        return None
+    values = [single_number(i) for i in its]
+    floats = [float(v) for v in values if isinstance(v, (int, float))]
+    if len(floats) != len(values):
+        return None
+    texts = [fmt_float(v) for v in floats]
+    whole = [t.endswith(".0") for t in texts]
+    if all(whole) or not any(whole) or any("e" in t or "n" in t for t in texts):
+        return None
+    return [f"{v:.4f}" if w else t for v, w, t in zip(floats, whole, texts, strict=True)]
+
+
 def _seq(obs: Obs, as_set: bool, budget: list[int] | None = None) -> str:
     budget = [MAX_SHOWN] if budget is None else budget
     t = otype(obs)
@@ -199,7 +216,12 @@ def _seq(obs: Obs, as_set: bool, budget: list[int] | None = None) -> str:
         pairs = obs.get("items", [])[:MAX_ITEMS]
         body, spent = _joined((partial(_pair, k, v, budget) for k, v in pairs), budget)
         return "{" + body + (", ..." if cut or spent else "") + "}"
-    body, spent = _joined((partial(show_item, i, budget) for i in its[:MAX_ITEMS]), budget)
+    floats = _alike_floats(its[:MAX_ITEMS])
+    if floats is not None:
+        body, spent = _joined((partial(str, text) for text in floats), budget)
+    else:
+        body, spent = _joined((partial(show_item, i, budget) for i in its[:MAX_ITEMS]),
+                              budget)
     more = ", ..." if cut or spent else ""
     if t in ("set", "dict") or as_set:
         return "{" + body + more + "}" if its else "set()"

@@ -12,14 +12,14 @@ from tutor.ui.text import translate_bindings
 if TYPE_CHECKING:
     from textual import getters
 
-    from tutor.ui.app import TutorApp
+    from tutor.ui.host import TutorHost
 
 R = TypeVar("R")
 
 
 class TutorScreen(Screen[R], Generic[R]):
-    if TYPE_CHECKING:  # the screens of this package run in a TutorApp
-        app = getters.app(TutorApp)
+    if TYPE_CHECKING:  # the screens of this package run in a TutorApp (see ui/host.py)
+        app = getters.app(TutorHost)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -32,7 +32,7 @@ class TutorScreen(Screen[R], Generic[R]):
 
 class TutorModal(ModalScreen[R], Generic[R]):
     if TYPE_CHECKING:
-        app = getters.app(TutorApp)
+        app = getters.app(TutorHost)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

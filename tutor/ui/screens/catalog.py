@@ -103,7 +103,8 @@ class CatalogScreen(TutorScreen[None]):
         listing = self.query_one("#lessons", OptionList)
         keep = listing.highlighted_option.id if listing.highlighted_option else None
         course = course_lessons(catalog)  # listed in place, runnable here or not
-        extras = [x for x in catalog.lessons if x not in course]
+        listed = {x.id for x in course}  # (by id: comparing whole lessons was O(n²) deep)
+        extras = [x for x in catalog.lessons if x.id not in listed]
         cannot = app.cannot_run
         shown = {x.id: f"{scores[x.id]}/{len(x.prompts)}" for x in catalog.lessons
                  if x.id in scores and x.prompts}
@@ -179,7 +180,7 @@ class CatalogScreen(TutorScreen[None]):
 
     def entries(self) -> list[Option]:
         """Review (with what waits for it) and Progress, above the lessons."""
-        from tutor.redo import queue  # (what the review asks: due ones, then mistakes)
+        from tutor.progress.queue import queue  # (due ones, then mistakes; no engine)
 
         asked = queue(self.app.store)
         due = sum(q.reason == "due" for q in asked)

@@ -92,6 +92,7 @@ class LessonScreen(TutorScreen[None]):
         self.rebuilding = False
         self.repl_dirty = False  # the REPL changed the namespace: rebuild before the next step
         self.picture_spec: ShowSpec | None = None  # the picture behind the current question
+        self.pointing_below = False  # the verdict's keys line says the picture is below
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -101,6 +102,12 @@ class LessonScreen(TutorScreen[None]):
         with VerticalScroll(id="lesson-body"):
             with Fold(title=_("Intro"), id="intro", collapsed=False):
                 yield Static(inline(self.lesson.intro or ""), id="intro-text")
+            for module in self.lesson.modules:  # the lesson's own modules: its code imports them
+                with Fold(title=_("Module {name}.py (the code imports it)").format(
+                              name=module.name),
+                          id=f"module-{module.name}", classes="module", collapsed=False):
+                    yield Static(numbered(module.source), id=f"module-{module.name}-code",
+                                 classes="code")
             with Fold(title=_("Setup, shared by the pack's lessons (runs before step 1)"),
                       id="setup", collapsed=False):
                 # built here, content and all: a Fold composes its children only when it
@@ -157,6 +164,10 @@ class LessonScreen(TutorScreen[None]):
         # picture), scroll what matters into view again
         body = self.query_one("#lesson-body", VerticalScroll)
         self.watch(body, "virtual_size", lambda _size: self.keep_in_view(0), init=False)
+        # a note that the picture is below stays true: it goes once the picture is in
+        # view (the learner scrolled, or a late layout brought it up)
+        self.watch(body, "virtual_size", lambda _size: self.recheck_picture_note(), init=False)
+        self.watch(body, "scroll_y", lambda _y: self.recheck_picture_note(), init=False)
         self.remember_position()
         self.show_step()
         self.run_steps(self.flow.step_index)
@@ -225,6 +236,8 @@ class LessonScreen(TutorScreen[None]):
         flow = self.flow
         self.query_one("#intro", Collapsible).collapsed = flow.step_index > 0
         self.query_one("#setup", Collapsible).collapsed = flow.step_index > 0
+        for fold in self.query(".module").results(Collapsible):
+            fold.collapsed = flow.step_index > 0
         self.code_pane.show(self.lesson.steps, flow.step_index, running=self.mode == "running")
         self.notes.display = False
         self.hide_repl()
@@ -284,6 +297,7 @@ class LessonScreen(TutorScreen[None]):
         panel = self.verdict
         panel.display = True
         explain = flow.prompt.explain if flow.prompt is not None else None
+        self.pointing_below = False
         panel.show_answer(answer, explain, self.keys_text())
         if flow.step_answered:
             self.show_notes()
@@ -474,12 +488,14 @@ class LessonScreen(TutorScreen[None]):
         pane = self.query_one(PicturePane)
         if pane.display:
             pane.hide()
+            self.pointing_below = False
             self.verdict.set_keys(self.keys_text())
         elif spec is None:
             self.notify(_("No picture fits this question; in the REPL try :graph EXPR, "
                           ":storage or :tree EXPR."), timeout=4)
         else:
             pane.show(spec)
+            self.pointing_below = False
             self.verdict.set_keys(self.keys_text())
 
     def on_picture_pane_drawn(self, event: PicturePane.Drawn) -> None:
@@ -490,7 +506,12 @@ class LessonScreen(TutorScreen[None]):
         the lesson's own text (a notification would cover the picture it points to)."""
         pane, body = self.query_one(PicturePane), self.query_one("#lesson-body", VerticalScroll)
         below = pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2
+        self.pointing_below = bool(below and self.verdict.display)
         self.verdict.set_keys(self.keys_text() + (f"   {_(PICTURE_BELOW)}" if below else ""))
+
+    def recheck_picture_note(self) -> None:
+        if self.pointing_below and self.is_attached:
+            self.call_after_refresh(self.say_where_the_picture_is)
 
     def remember_position(self, finished: bool = False) -> None:
         if not self.flow.whole:

@@ -15,10 +15,11 @@ from textual.widgets import Static
 from tutor.flow import Answer
 from tutor.i18n import N_, _, cell
 from tutor.safetext import sanitize
+from tutor.states import AnswerStatus
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline
 
-HEADINGS = {
+HEADINGS: dict[AnswerStatus, str] = {
     "correct": N_("✓ Correct"),
     "partial": N_("≈ Partly right"),
     "incorrect": N_("✗ Not quite"),
@@ -27,8 +28,9 @@ HEADINGS = {
 MAX_VALUE_LINES = 8
 MAX_OUTPUT_CHARS = 2000
 # The judge's messages may open with the verdict the heading already says.
-SAID = {"correct": (N_("Right: "), N_("Right, ")),
-        "incorrect": (N_("Not quite: "), N_("Not quite. "))}
+SAID: dict[AnswerStatus, tuple[str, ...]] = {
+    "correct": (N_("Right: "), N_("Right, ")),
+    "incorrect": (N_("Not quite: "), N_("Not quite. "))}
 
 
 def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
