@@ -211,3 +211,27 @@ def test_the_translation_schema_accepts_the_samples_and_refuses_a_bad_file() -> 
            "text": {"title": "제목", "steps": [{"predict": [{"asks": "?"}]}]}}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, schema)
+
+
+def test_the_catalog_index_keeps_a_lesson_per_language_and_translation(tmp_path: Path) -> None:
+    """A lesson indexed in English is not served in Korean (it was built from the English
+    texts), and an edited translation is read again (the app's language switch reloaded
+    the catalog from the index: the lessons stayed in English)."""
+    from tutor import i18n
+    from tutor.lesson.index import LessonIndex, stamp
+
+    lesson = tmp_path / "x.yaml"
+    lesson.write_text("id: t/x\n", encoding="utf-8")
+    ko = tmp_path / "x.ko.yaml"
+    ko.write_text("lang: ko\n", encoding="utf-8")
+    index = LessonIndex(None)
+    index.keep_lesson(lesson, None, "english", stamp(lesson))
+    assert index.lesson(lesson) == "english"
+    i18n.set_language("ko")
+    assert index.lesson(lesson) is None
+    index.keep_lesson(lesson, None, "korean", stamp(lesson))
+    assert index.lesson(lesson) == "korean"
+    ko.write_text("lang: ko\ntranslates: t/x\n", encoding="utf-8")
+    assert index.lesson(lesson) is None
+    i18n.set_language(i18n.ENGLISH)
+    assert index.lesson(lesson) == "english"
