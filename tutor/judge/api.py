@@ -408,7 +408,8 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
             return Verdict(Status.INCORRECT, render((
                 "You said ", Said(answer), ": that is the answer one of the mistakes this "
                 "question foresees leads to, not the live value."), kind.style), expected,
-                text, (), dict(spec.feedback).get(mistake_key) or _feedback(kind, spec, pred, answer))
+                text, (),
+                dict(spec.feedback).get(mistake_key) or _feedback(kind, spec, pred, answer))
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
                    tuple(render(d, kind.style) for d in out.details), feedback)
