@@ -42,6 +42,18 @@ def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
 
 
 @pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Tests speak English unless they choose otherwise (whatever the locale of the person
+    running them), and a test that switches the language (`tutor --lang ko` in process,
+    the app's switch) leaves English behind it."""
+    from tutor import i18n
+
+    monkeypatch.setenv("TUTOR_LANG", "en")
+    yield
+    i18n.set_language(i18n.ENGLISH)
+
+
+@pytest.fixture(autouse=True)
 def torch_stays_out() -> Iterator[None]:
     """The tutor never imports torch outside its kernel, and neither may a test: one
     that does would hide that promise's breach from every later test in its process

@@ -188,6 +188,22 @@ def test_play_takes_nothing_as_a_whole_printed_output_answer(tmp_path: Path) -> 
     assert "nothing 5" not in out
 
 
+def test_play_takes_korean_nothing_as_a_whole_printed_output_answer(tmp_path: Path) -> None:
+    """출력 없음 ends a printed-output answer as `nothing` does (the judge reads it as
+    `nothing`; play read on, and swallowed the next answer into it)."""
+    lesson = tmp_path / "silent.yaml"
+    lesson.write_text(
+        "id: t/silent\ntitle: Silent\ntopic: t\nsteps:\n"
+        "  - code: x = 5\n"
+        "    predict:\n      - ask: printed?\n        kind: stdout\n        answer: nothing\n"
+        "      - ask: x?\n        kind: number\n        expect: x\n        answer: '5'\n")
+    proc = tutor("play", "--lang", "ko", "--no-progress", str(lesson), stdin="출력 없음\n5\n")
+    assert proc.returncode == 0, proc.stderr
+    out = " ".join(proc.stdout.split())
+    assert out.count("✓") == 2, out
+    assert "출력 없음 5" not in out
+
+
 def test_play_never_gives_the_answer_in_a_try_again_message() -> None:
     # x.grad is 0.6 here: the judge's usual examples ("like 0.6, -4.0, ...") would give it away
     proc = tutor("play", "samples/accumulate", stdin="what?\n")

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tutor.lesson.translation import is_translation_file
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -31,6 +33,9 @@ def test_the_wheel_ships_every_lesson_and_the_schema(wheel: Path) -> None:
                if p.is_file()}
     assert shipped == in_repo and "samples/accumulate.yaml" in shipped
     assert "tutor/lesson/lesson.schema.json" in names and "tutor/ui/tutor.tcss" in names
+    # the Korean catalog (read at run time: no .mo, no Babel) and the translation schema
+    assert "tutor/locale/ko/LC_MESSAGES/tutor.po" in names
+    assert "tutor/lesson/translation.schema.json" in names
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     assert "\nName: pytorch-tutor\n" in zipfile.ZipFile(wheel).read(metadata).decode()
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
@@ -45,14 +50,17 @@ def test_an_installed_copy_finds_its_lessons(wheel: Path, tmp_path: Path) -> Non
             "from tutor.lesson import load_catalog\n"
             "from tutor.lesson.catalog import bundled_dir\n"
             "c = load_catalog(with_env=False)\n"
-            "print(bundled_dir()); print(len(c.lessons), len(c.errors))")
+            "print(bundled_dir()); print(len(c.lessons), len(c.errors))\n"
+            "from tutor import i18n; i18n.set_language('ko'); print(i18n._('Review'))")
     proc = subprocess.run([sys.executable, "-c", code, str(site)], capture_output=True,
                           text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    where, counts = proc.stdout.splitlines()
+    where, counts, review = proc.stdout.splitlines()
     assert Path(where) == site / "tutor" / "_bundled_lessons"
-    lessons = len([p for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml"])
+    lessons = len([p for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml"
+                   and not is_translation_file(p)])  # (x.ko.yaml: a lesson's translation)
     assert counts == f"{lessons} 0"
+    assert review == "복습"  # the installed copy speaks Korean
 
 
 RELEASING = ROOT / "docs" / "releasing.md"

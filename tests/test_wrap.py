@@ -185,3 +185,14 @@ def test_play_wraps_an_exception_message_and_shows_it_once(
     assert "would cut it somewhere in the middle of a word" in " ".join(" ".join(live).split())
     verdict = out[out.index("> TypeError"):]
     assert verdict.count("a message long enough") == 1  # not quoted above the live line again
+
+
+def test_korean_prose_is_wrapped_by_terminal_columns_not_characters() -> None:
+    from tutor.wrap import cells
+
+    text = ("출력될 줄을 한 줄에 하나씩 또는 쉼표로 구분해 입력하고, 빈 줄을 입력하세요 "
+            "(출력이 없으면: nothing). 또는 hint(힌트), reveal(정답), quit(종료)")
+    lines = fill(text, 40, "  ", "    ").split("\n")
+    assert len(lines) > 2 and all(cells(line) <= 40 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == " ".join(text.split())  # nothing lost
+    assert cells("정답 ok") == 7 and cells("abc") == 3

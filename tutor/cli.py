@@ -29,6 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no COMMAND: also offer the lessons in DIR (repeatable)",
     )
     parser.add_argument(
+        "--lang", metavar="LANG", default=None,
+        help="the language tutor speaks: en or ko (default: TUTOR_LANG, else the app's "
+        "setting, else the locale, else English)",
+    )
+    parser.add_argument(
         "--python", metavar="PATH", default=None,
         help="run lessons on this Python interpreter's torch (e.g. your project's "
         "environment); default: TUTOR_PYTHON, else tutor's own",
@@ -45,6 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Only the chosen command's module is imported (and only it adds its arguments).
     name = _command_name(argv)
     python = _global_python(argv)
+    try:
+        choose_language(_lang_option(argv))
+    except ValueError as exc:
+        print(f"tutor: {exc}", file=sys.stderr)
+        return 2
     if python is not None:
         found = _interpreter(python)
         if found is None:
@@ -56,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         module = importlib.import_module(COMMANDS[name][0])
         module.add_arguments(sub_action.choices[name])
+        _add_lang(sub_action.choices[name])
         args = parser.parse_args(argv)
         for stream in (sys.stdout, sys.stderr):  # cp1252, ASCII: a stand-in, never an error
             tolerate_encoding(stream)
@@ -73,7 +84,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-_VALUED = ("--path", "--python")  # global options that take a value
+_VALUED = ("--path", "--python", "--lang")  # global options that take a value
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """`--lang` after the command too (`tutor play --lang ko`), unless it has its own."""
+    if not any("--lang" in a.option_strings for a in parser._actions):
+        parser.add_argument("--lang", metavar="LANG", default=None,
+                            help="the language tutor speaks: en or ko")
+
+
+def _lang_option(argv: list[str]) -> str | None:
+    """The last `--lang` given, before or after the command."""
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def choose_language(option: str | None) -> str:
+    """Set the process's language (`tutor.i18n.resolve`): the app's remembered choice
+    is read from its settings (`ui.json` beside the progress database)."""
+    from tutor.i18n import resolve, saved_language, set_language
+    from tutor.progress.store import data_dir
+
+    return set_language(resolve(option, saved=saved_language(data_dir())))
 
 
 def _command_name(argv: list[str]) -> str | None:

@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tutor.i18n import _
 from tutor.states import FINISHED, Outcome
 
 if TYPE_CHECKING:  # (light: the app imports this before the first paint)
@@ -105,7 +106,7 @@ class CourseProgress:
     total: int
 
     def text(self) -> str:
-        return f"{self.finished} of {self.total} lessons done"
+        return _("{n} of {total} lessons done").format(n=self.finished, total=self.total)
 
 
 def course_progress(catalog: Catalog, progress: Mapping[str, LessonProgress],

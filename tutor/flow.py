@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutor.engine import StepOutcome, judge_prompt, shown_live
+from tutor.i18n import _
 from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away
 from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
@@ -47,7 +48,8 @@ def split_confidence(text: str, prompt: Prompt) -> tuple[str, str]:
     in `?`), nor for a choice whose own text ends in `?`."""
     answer = text.strip()
     if (prompt.kind == "stdout" or not answer.endswith(GUESS_MARK)
-            or any(answer.casefold() == c.strip().casefold() for c in prompt.choices)):
+            or any(answer.casefold() == c.strip().casefold()
+                   for c in (*prompt.choices, *prompt.labels))):
         return answer, "sure"
     bare = answer.rstrip(GUESS_MARK).rstrip()
     return (bare, "guess") if bare else (answer, "sure")
@@ -98,22 +100,33 @@ class Tally:
 
     def text(self) -> str:
         """'3 of 4 right, 1 revealed' (and how many are still open)."""
-        parts = [f"{self.correct} of {self.total} right"]
+        parts = [_("{n} of {total} right").format(n=self.correct, total=self.total)]
         if self.partial:
-            parts.append(f"{self.partial} partly right")
+            parts.append(_("{n} partly right").format(n=self.partial))
         if self.incorrect:
-            parts.append(f"{self.incorrect} wrong")
+            parts.append(_("{n} wrong").format(n=self.incorrect))
         if self.revealed:
-            parts.append(f"{self.revealed} revealed")
+            parts.append(_("{n} revealed").format(n=self.revealed))
         if self.skipped:
-            parts.append(f"{self.skipped} skipped here")
+            parts.append(_("{n} skipped here").format(n=self.skipped))
         open_ = self.total - self.answered
-        return ", ".join(parts) + (f"; {open_} not answered" if open_ > 0 else "")
+        return ", ".join(parts) + ("; " + _("{n} not answered").format(n=open_)
+                                   if open_ > 0 else "")
+
+
+def as_judged(prompt: Prompt, text: str) -> str:
+    """A choice's translated label typed (a translated lesson shows `labels`) is the
+    choice itself: answers are judged as in English."""
+    typed = text.strip().casefold()
+    for label, choice in zip(prompt.labels, prompt.choices, strict=False):
+        if typed == label.strip().casefold():
+            return choice
+    return text
 
 
 def entry_label(kind: str) -> str:
     """What an answer of `kind` is, the same words for every question of the kind."""
-    return REGISTRY[kind].label if kind in REGISTRY else "your prediction"
+    return _(REGISTRY[kind].label) if kind in REGISTRY else _("your prediction")
 
 
 def choice_labels(prompt: Prompt) -> list[str]:
@@ -128,7 +141,7 @@ def entry_text(kind: str, examples: Sequence[str] = ()) -> str:
     said = entry_label(kind)
     # what the label already names is not repeated as an example ("[] for none · e.g. []")
     examples = [e for e in examples if e not in said]
-    return said + (" · e.g. " + " · ".join(examples) if examples else "")
+    return said + (" · " + _("e.g.") + " " + " · ".join(examples) if examples else "")
 
 
 class LessonFlow:
@@ -296,6 +309,7 @@ class LessonFlow:
         text, marked = split_confidence(text, self.prompt)
         if marked == "guess":
             confidence = "guess"
+        text = as_judged(self.prompt, text)
         verdict = judge_prompt(self.outcome, self.prompt, text)
         if verdict.status is Status.INVALID:
             return Answer("invalid", verdict, verdict.expected, None)
@@ -323,9 +337,9 @@ class LessonFlow:
     def live_display(self) -> str:
         """The current question's live value as shown to the learner."""
         if self.outcome is None or self.prompt is None:
-            return "(the step has not run)"
+            return _("(the step has not run)")
         if self.outcome.failure:
-            return f"(no live value: {self.outcome.failure})"
+            return _("(no live value: {why})").format(why=self.outcome.failure)
         return shown_live(self.outcome.live(self.prompt), self.prompt.kind)
 
     def _attempt(self, verdict: Outcome, answer: str, expected: str,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import textwrap
+import unicodedata
 from typing import TextIO
 
 MIN_WIDTH = 40
@@ -54,9 +55,35 @@ def fill(text: str, width: int, first: str = "", rest: str | None = None,
     out: list[str] = []
     for i, line in enumerate(text.split("\n")):
         lead = first if i == 0 else rest
-        out += textwrap.wrap(line, max(1, width), initial_indent=lead, subsequent_indent=rest,
-                             break_long_words=False, break_on_hyphens=False) or [lead.rstrip()]
+        out += _wrap(line, max(1, width), lead, rest) or [lead.rstrip()]
     return "\n".join(out).replace(KEEP, " ")
+
+
+def cells(text: str) -> int:
+    """Terminal columns `text` takes: wide characters (Hangul, CJK) take two."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF"
+               else 1 for c in text)
+
+
+def _wrap(line: str, width: int, lead: str, rest: str) -> list[str]:
+    """textwrap's wrapping, by terminal columns where the text has wide characters
+    (Korean: a line of 40 Hangul syllables is 80 columns wide)."""
+    if cells(line) == len(line):
+        return textwrap.wrap(line, width, initial_indent=lead, subsequent_indent=rest,
+                             break_long_words=False, break_on_hyphens=False)
+    out: list[str] = []
+    current = ""
+    for word in line.split():
+        indent = lead if not out else rest
+        candidate = f"{current} {word}" if current else word
+        if current and cells(indent + candidate) > width:
+            out.append(indent + current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        out.append((lead if not out else rest) + current)
+    return out
 
 
 def title_line(title: str, width: int, mark: str = "==") -> str:

@@ -216,3 +216,16 @@ def test_the_cache_directory_is_the_users(monkeypatch: pytest.MonkeyPatch,
         pytest.skip("XDG_CACHE_HOME is the Linux rule")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cache_dir() == tmp_path / "xdg" / "tutor"
+
+
+def test_lessons_with_modules_come_from_the_index_too(tmp_path: Path,
+                                                     reads: list[str]) -> None:
+    """A lesson or pack with `modules:` (the data-loading and distributed packs) was
+    refused by the index's unpickler, so every start re-read the whole course."""
+    procs = Path(shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "procs",
+                                 tmp_path / "procs"))
+    first = load(procs, tmp_path / "cache")
+    assert first.lessons and any(x.modules for x in first.lessons)
+    reads.clear()
+    again = load(procs, tmp_path / "cache")
+    assert reads == [] and again.lessons == first.lessons

@@ -75,6 +75,8 @@ from tutor.lesson.loader import (
     load_pack,
     read_text,
 )
+from tutor.lesson.model import Lesson
+from tutor.lesson.translation import is_translation_file
 from tutor.lesson.validate import Problem, Validation, validate
 
 
@@ -100,7 +102,58 @@ def lint_lesson_file(path: Path) -> LintedFile:
     if f.lesson is not None:
         for rule in (*RULES, check_vary):
             f.problems += rule(f)
+        f.problems += check_translations(f.lesson)
     return f
+
+
+def check_translations(lesson: Lesson) -> list[Problem]:
+    """Each translation beside the lesson (`x.ko.yaml`) holds every text of the lesson,
+    no other, and the fingerprint of the English it translates (docs/translating.md)."""
+    from tutor.i18n import LANGUAGES
+    from tutor.lesson import translation
+
+    out = []
+    for lang in LANGUAGES:
+        path = translation.translation_path(lesson.file, lang)
+        if lang == "en" or not path.is_file():
+            continue
+        name = display_name(path)
+        try:
+            data = translation.read(path)
+        except ValueError as exc:
+            out.append(Problem(name, 1, 1, "", f"this translation {exc}"))
+            continue
+        text = path.read_text(encoding="utf-8")
+        for key, message in translation.problems(lesson, data, lang):
+            out.append(Problem(name, _key_line(text, key), 1, key, message))
+    return out
+
+
+def _key_line(text: str, key: str) -> int:
+    """The line of a translation file where `key` (a.b[1].c) is written, roughly: the
+    first line naming its last key after the lines naming the ones before it."""
+    line = 0
+    lines = text.splitlines()
+    for part in re.findall(r"[A-Za-z_]+", key):
+        for n in range(line, len(lines)):
+            if re.match(rf"\s*-?\s*{part}\s*:", lines[n]):
+                line = n
+                break
+    return line + 1
+
+
+def orphan_translations(root: Path) -> list[Problem]:
+    """Translation files under `root` whose lesson file is not beside them."""
+    out = []
+    candidates = [root] if root.is_file() else sorted(root.rglob("*.*.y*ml"))
+    for path in candidates:
+        if is_translation_file(path):
+            lang = Path(path.stem).suffix[1:]
+            lesson = path.with_name(path.stem.rsplit(".", 1)[0] + path.suffix)
+            if not lesson.is_file():
+                out.append(Problem(display_name(path), 1, 1, "", f"a translation into {lang} "
+                                   f"of {lesson.name}, which is not here (renamed or removed?)"))
+    return out
 
 
 # ------------------------------------------------------------------ many files
@@ -178,8 +231,14 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
         if root.is_file() and root.name == PACK_FILE:
             found_manifests.append(root)
             continue
+        if root.is_file() and is_translation_file(root):
+            report.problems += orphan_translations(root)
+            source = root.with_name(root.stem.rsplit(".", 1)[0] + root.suffix)
+            files += [source] if source.is_file() else []  # its lint checks the translation
+            continue
         files += lesson_files(root)
         found_manifests += manifests(root)
+        report.problems += orphan_translations(root)
     seen_files: set[Path] = set()
     linted: list[LintedFile] = []
     for file in files:

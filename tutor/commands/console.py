@@ -28,12 +28,14 @@ import re
 import sys
 from typing import TextIO
 
+from tutor.i18n import N_
+
 # C0 controls but tab and newline, DEL, C1: what a key (an arrow, PageUp, F1) or a
 # pasted control puts in a line when nothing edits it
 _KEY_CODES = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
-KEY_CODES_REFUSED = ("? That line holds a terminal key code (an arrow key, PageUp or "
-                     "another key that is not text), so it is not taken as an answer. "
-                     "Type the answer again.")
+KEY_CODES_REFUSED = N_("? That line holds a terminal key code (an arrow key, PageUp or "
+                       "another key that is not text), so it is not taken as an answer. "
+                       "Type the answer again.")
 
 # stand-ins for the characters tutor's own text uses, where the encoding has none
 STAND_INS = {

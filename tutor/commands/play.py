@@ -40,12 +40,13 @@ from tutor.commands.common import add_path_option, catalog_for, seconds
 from tutor.commands.console import KEY_CODES_REFUSED, OutputLost, Reader, key_codes
 from tutor.engine import LessonRun, unmet_requirement
 from tutor.flow import GUESS_MARK, Answer, LessonFlow, choice_labels, entry_text
+from tutor.i18n import N_, _, cell, ngettext, steps_and_questions, untranslated, width
 from tutor.judge import says_nothing_printed
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
 from tutor.lesson.requires import numpy_note
-from tutor.markup import plain_inline, plain_text, plural
+from tutor.markup import plain_inline, plain_text
 from tutor.pictures import KINDS, parse_show, render
 from tutor.progress import ProgressStore
 from tutor.redo import ask_again, queue
@@ -54,35 +55,34 @@ from tutor.states import AnswerStatus
 from tutor.wrap import fill, terminal_width, title_line
 
 # whole words only: a single letter is an answer (`q`, `h` name tensors in lessons)
-HINT_WORDS = {"hint", "?"}
-REVEAL_WORDS = {"reveal", "give up"}
-QUIT_WORDS = {"quit", "exit"}
+HINT_WORDS = {"hint", "?", "힌트"}  # (the Korean words work in every language)
+REVEAL_WORDS = {"reveal", "give up", "정답", "포기"}
+QUIT_WORDS = {"quit", "exit", "종료", "그만"}
 MARKS: dict[AnswerStatus, str] = {
-    "correct": "✓ correct", "partial": "~ partly right", "incorrect": "✗ not quite"}
+    "correct": N_("✓ correct"), "partial": N_("~ partly right"), "incorrect": N_("✗ not quite")}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("lesson", metavar="LESSON", nargs="?",
-                        help="a lesson id or a lesson file (none with --review)")
+                        help=_("a lesson id or a lesson file (none with --review)"))
     add_path_option(parser)
     parser.add_argument("--json", action="store_true",
-                        help="one JSON record per counted answer on stdout; text on stderr")
+                        help=_("one JSON record per counted answer on stdout; text on stderr"))
     parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
-                        help="time allowed per step (default: the lesson's, else 10)")
+                        help=_("time allowed per step (default: the lesson's, else 10)"))
     parser.add_argument("--review", action="store_true",
-                        help="ask again the questions due for review, then your mistakes")
+                        help=_("ask again the questions due for review, then your mistakes"))
     parser.add_argument("--no-progress", action="store_true",
-                        help="do not record the answers in your progress (for scripts)")
+                        help=_("do not record the answers in your progress (for scripts)"))
 
 
 def entry_line(prompt: Prompt, examples: list[str]) -> str:
     """What an answer to `prompt` may look like (never which answer is right)."""
     if prompt.kind == "stdout":  # lines up to an empty one (see `read_lines`)
-        return ("type the printed lines, one per line or separated by commas, then an "
-                "empty line (or: nothing); "
-                "or hint, reveal, quit")
-    return (f"type {entry_text(prompt.kind, examples)}; end with {GUESS_MARK} if guessing; "
-            "or hint, reveal, quit")
+        return _("type the printed lines, one per line or separated by commas, then an "
+                 "empty line (or: nothing); or hint, reveal, quit")
+    return _("type {what}; end with {mark} if guessing; or hint, reveal, quit").format(
+        what=entry_text(prompt.kind, examples), mark=GUESS_MARK)
 
 
 def said_in(detail: str, full: str) -> bool:
@@ -135,7 +135,7 @@ class Player:
                 return text
             if not reader.interactive:
                 self.say(text)  # (sanitised: the codes are shown as symbols)
-            self.prose(KEY_CODES_REFUSED)
+            self.prose(_(KEY_CODES_REFUSED))
 
     def read_line(self, stdin: TextIO | None, prompt: str = "> ") -> str | None:
         """The next line of input, stripped (echoed when piped), or None at its end."""
@@ -148,7 +148,7 @@ class Player:
                 self.say()
                 ended = self._reader(stdin).ended
                 if ended:
-                    self.prose(f"(the end of input: {ended})", "")
+                    self.prose(_("(the end of input: {why})").format(why=ended), "")
                 return None
             if self._reader(stdin).interactive:
                 return line
@@ -219,10 +219,10 @@ class Player:
             self.told = None
         elif saved is False and self.store is not None and self.store.notice != self.told:
             self.told = self.store.notice  # (said once while saving keeps failing)
-            self.prose(f"(not saved: {self.store.notice})")
+            self.prose(_("(not saved: {why})").format(why=self.store.notice))
         if self.store is not None:
             for news in self.store.take_news():
-                self.prose(f"note: {news}", "  ")
+                self.prose(_("note: {text}").format(text=news), "  ")
         if self.records is None:
             return
         rec = {"lesson": self.lesson.id, "step": attempt.step + 1, "prompt": prompt.index + 1,
@@ -235,14 +235,15 @@ class Player:
     def ask(self, prompt: Prompt, stdin: TextIO | None) -> bool:
         """Ask until the answer counts; False when input ended or the learner quit."""
         flow = self.flow
-        number = f"Q{flow.question_number} of {flow.total_prompts}. "
+        number = _("Q{n} of {count}. ").format(n=flow.question_number, count=flow.total_prompts)
         self.say()
-        self.prose(plain_inline(prompt.ask), number, " " * len(number))
-        for mark, choice in zip(choice_labels(prompt), prompt.choices, strict=True):
+        self.prose(plain_inline(prompt.ask), number, " " * width(number))
+        for mark, choice in zip(choice_labels(prompt), prompt.labels or prompt.choices,
+                                strict=True):
             self.prose(plain_inline(choice), f"     {mark}. ", " " * (7 + len(mark)))
         problem = flow.problem()
         if problem:
-            self.prose(f"(this question cannot be judged: {problem})")
+            self.prose(_("(this question cannot be judged: {why})").format(why=problem))
             return True
         examples = flow.entry_examples()
         self.prose(entry_line(prompt, examples), keep=tuple(examples))
@@ -254,22 +255,22 @@ class Player:
                 continue  # an Enter too many (after a verdict, say): the prompt again, no "?"
             low = text.lower()
             if text.startswith(":"):
-                self.prose("? Pictures show live values, so they open once this step's "
-                           "questions are answered.")
+                self.prose("? " + _("Pictures show live values, so they open once this step's "
+                                    "questions are answered."))
                 continue
             if low in QUIT_WORDS:
                 return False
             if low in HINT_WORDS:
                 hint = flow.hint()
                 if hint:
-                    self.markdown(hint, "        ", "  hint: ")
+                    self.markdown(hint, "        ", "  " + _("hint: "))
                 else:
-                    self.say("  (no hint for this one)")
+                    self.say("  " + _("(no hint for this one)"))
                 continue
             if low in REVEAL_WORDS:
                 answer = flow.reveal()
                 saved = self.save(answer)
-                self.value("  The live value: ", answer.live)
+                self.value("  " + _("The live value: "), answer.live)
                 self.explain(prompt)
                 self.record(prompt, answer, saved)
                 return True
@@ -279,19 +280,21 @@ class Player:
             verdict = answer.verdict
             assert verdict is not None
             if not answer.counted:
-                self.prose(f"? {verdict.message} Try again (or: hint, reveal).")
+                self.prose(f"? {verdict.message} " + _("Try again (or: hint, reveal)."))
                 continue
             saved = self.save(answer)
-            message = verdict.message.removeprefix("Right: ").removeprefix("Right, ")
-            self.prose(f"{MARKS[answer.status]}: {message}")
+            message = verdict.message
+            for opening in (_("Right: "), _("Right, "), "Right: ", "Right, "):
+                message = message.removeprefix(opening)
+            self.prose(f"{_(MARKS[answer.status])}: {message}")
             words = prompt.kind == "exception"
             for detail in verdict.details:
                 if not (words and said_in(detail, verdict.expected)):  # (once is enough)
                     self.prose(detail, "    ")
             assert answer.attempt is not None
-            guess = " (a guess)" if answer.attempt.confidence == "guess" else ""
-            self.value("  you said: ", answer.attempt.answer + guess)
-            self.value("  live:     ", verdict.expected, words=words)
+            guess = " " + _("(a guess)") if answer.attempt.confidence == "guess" else ""
+            self.value("  " + cell(_("you said:"), 10), answer.attempt.answer + guess)
+            self.value("  " + cell(_("live:"), 10), verdict.expected, words=words)
             if verdict.feedback:
                 self.markdown(verdict.feedback, "    ", "  » ")
             self.explain(prompt)
@@ -300,7 +303,7 @@ class Player:
 
     def explain(self, prompt: Prompt) -> None:
         if prompt.explain:
-            self.say("  why:")
+            self.say("  " + _("why:"))
             self.markdown(prompt.explain, "    ")
 
     # ------------------------------------------------------------------ pictures
@@ -311,7 +314,7 @@ class Player:
             self.picture(spec)
         tty = self._reader(stdin).interactive
         if tty:
-            self.prose("(look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)")
+            self.prose(_("(look inside: :graph EXPR, :storage, :tree EXPR; Enter to go on)"))
         while True:
             line = self.raw_line(stdin, "  : " if tty else "")
             text = line or ""
@@ -325,8 +328,9 @@ class Player:
                 if text and not tty:
                     self.pushed_back = text  # piped: read ahead, the next question's answer
                 elif text:  # typed before the next question was shown: not its answer
-                    self.say(f"  (not a picture request, so {sanitize(text)[:40]!r} is not used: "
-                             "answer the next question below)")
+                    self.say("  " + _("(not a picture request, so {text} is not used: answer "
+                                      "the next question below)").format(
+                                          text=repr(sanitize(text)[:40])))
                 return True  # (at the end of input the next read ends the lesson)
             if not tty:
                 self.say(f"  : {text}")
@@ -341,12 +345,12 @@ class Player:
             return
         session = self.run.session if self.run is not None else None
         if session is None or not session.alive:
-            self.say("  (no live lesson run to draw)")
+            self.say("  " + _("(no live lesson run to draw)"))
             return
         try:
             data = session.inspect(spec.what, spec.expr)
         except KernelError as exc:
-            self.prose(f"(the picture could not be drawn: {exc})")
+            self.prose(_("(the picture could not be drawn: {error})").format(error=exc))
             return
         self.block(render(data, width=self.width - 2).text(), "  ")
 
@@ -357,30 +361,35 @@ class Player:
         steps = len(lesson.steps)
         heading = f"{self.heading}: " if self.heading else ""
         self.say(title_line(heading + plain_inline(lesson.title), self.width))
+        if untranslated(lesson.lang):
+            self.prose(untranslated(lesson.lang), "")
         # (no lesson id here: an id can name what a question asks; the summary gives it)
-        on = f" · on torch {self.torch}" if self.torch else ""  # answers can depend on it
-        self.prose(f"{lesson.topic} · level {lesson.level} · "
-                   f"{plural(steps, 'step')}, {plural(flow.total_prompts, 'question')}{on}", "")
+        on = " · " + _("on torch {version}").format(version=self.torch) if self.torch else ""
+        self.prose(f"{lesson.topic} · " + _("level {n}").format(n=lesson.level) + " · "
+                   + steps_and_questions(steps, flow.total_prompts) + on, "")
         if lesson.intro and flow.whole:
             self.say()
             self.markdown(lesson.intro, "")
         for module in lesson.modules:  # the lesson's own modules: its code imports them
-            self.say(f"\n-- module {module.name}.py (the lesson's code imports it: "
-                     f"`import {module.name}`) --")
+            self.say("\n-- " + _("module {name}.py (the lesson's code imports it: "
+                                  "`import {name}`)").format(name=module.name) + " --")
             self.code(module.source)
         if lesson.setup:  # the pack's shared code: the questions may be about what it defines
-            self.say("\n-- setup, shared by the pack's lessons (runs before step 1) --")
+            self.say("\n-- " + _("setup, shared by the pack's lessons (runs before step 1)")
+                     + " --")
             self.code(lesson.setup.code)
         if not flow.whole and flow.step_index > 0:  # a question asked again: what led to it
-            self.say(f"\n-- steps 1 to {flow.step_index} (they run first, silently) --")
+            self.say("\n-- " + _("steps 1 to {n} (they run first, silently)").format(
+                n=flow.step_index) + " --")
             self.code("\n".join(s.code.rstrip() for s in lesson.steps[: flow.step_index]))
         while True:
             step = flow.step
-            self.say(f"\n-- step {step.index + 1} of {steps} --")
+            self.say("\n-- " + _("step {n} of {count}").format(n=step.index + 1, count=steps)
+                     + " --")
             self.code(step.code)
             outcome = run.run_through(step.index)
             if outcome is None or outcome.failure:
-                self.failure = outcome.failure if outcome else "the step did not run"
+                self.failure = outcome.failure if outcome else _("the step did not run")
                 self.say()
                 self.prose(f"! {self.failure}")
                 return True
@@ -395,11 +404,11 @@ class Player:
                                                  stdin):
                 return False
             if outcome.stdout.strip():
-                self.say("  output:")
+                self.say("  " + _("output:"))
                 self.block(outcome.stdout, "    ")
             if outcome.error and outcome.unexpected_error:
-                self.prose(f"the step raised {outcome.error['name']}: "
-                           f"{outcome.error['message']}")
+                self.prose(_("the step raised {name}: {message}").format(
+                    name=outcome.error["name"], message=outcome.error["message"]))
             if step.explain:
                 self.markdown(step.explain)
             if flow.advance() == "end":
@@ -408,14 +417,14 @@ class Player:
                 return True
 
     def summary(self, finished: bool) -> None:
-        state = "finished" if finished else "stopped"
+        state = _("finished") if finished else _("stopped")
         self.say()
         self.prose(f"{state}: {self.flow.tally().text()} ({self.lesson.id})", "")
 
 
-NO_INPUT = ("tutor play: standard input is closed, so no answer can be read. Run it at a "
-            "terminal, or give the answers on standard input: printf '12\\n' | tutor play "
-            "LESSON")
+NO_INPUT = N_("tutor play: standard input is closed, so no answer can be read. Run it at a "
+              "terminal, or give the answers on standard input: printf '12\\n' | tutor play "
+              "LESSON")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -423,7 +432,7 @@ def run(args: argparse.Namespace) -> int:
     traceback whatever the output (a full device, a closed pipe, an encoding without
     tutor's symbols) or the input (closed, not text)."""
     if console.is_closed(sys.stdin):
-        print(NO_INPUT, file=sys.stderr)
+        print(_(NO_INPUT), file=sys.stderr)
         return 2
     console.tolerate_input(sys.stdin)
     try:
@@ -438,9 +447,10 @@ def output_lost(lost: OutputLost, *, saving: bool) -> int:
     console.silence(lost.stream)  # (what is buffered for it must not fail again at exit)
     if lost.broken_pipe:
         return 0
-    kept = ("every answer given before it is saved in your progress" if saving else
-            "nothing was saved (--no-progress)")
-    message = (f"tutor play: stopped: the output could not be written ({lost}); {kept}.\n")
+    kept = (_("every answer given before it is saved in your progress") if saving else
+            _("nothing was saved (--no-progress)"))
+    message = _("tutor play: stopped: the output could not be written ({why}); {kept}.").format(
+        why=lost, kept=kept) + "\n"
     try:
         console.write(sys.stderr, message)
     except OutputLost as again:
@@ -451,13 +461,13 @@ def output_lost(lost: OutputLost, *, saving: bool) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.review:
         if args.lesson:
-            print("tutor play: --review asks the questions of every lesson due for review; "
-                  "give no LESSON with it", file=sys.stderr)
+            print(_("tutor play: --review asks the questions of every lesson due for review; "
+                    "give no LESSON with it"), file=sys.stderr)
             return 2
         return review(args)
     if not args.lesson:
-        print("tutor play: give a LESSON (an id, e.g. samples/accumulate, or a file), or "
-              "--review", file=sys.stderr)
+        print(_("tutor play: give a LESSON (an id, e.g. samples/accumulate, or a file), or "
+                "--review"), file=sys.stderr)
         return 2
     try:
         lesson = find_lesson(args.lesson, args.path)
@@ -479,7 +489,7 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
     if store is not None:
         store.set_position(lesson.id, (0, 0), player.flow.run_id)
         if store.notice:
-            player.prose(f"note: {store.notice}", "")
+            player.prose(_("note: {text}").format(text=store.notice), "")
         store.take_news()  # (said in the notice)
     kernel = Kernel()
     kernel.start()
@@ -488,7 +498,7 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
         player.torch = info.get("torch", "") + numpy_note(info)
         why = unmet_requirement(lesson, info)
         if why:
-            player.say(f"{lesson.id} is skipped here: it {why}.")
+            player.say(_("{id} is skipped here: it {why}.").format(id=lesson.id, why=why))
             return 0
         with LessonRun(kernel, player.lesson, timeout=args.timeout) as lesson_run:
             finished = player.play(lesson_run, sys.stdin)
@@ -502,7 +512,7 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
         waiting(store, out)
         problems = store.problem_summary()
         if problems:
-            player.say(f"note: {problems}")
+            player.say(_("note: {text}").format(text=problems))
     return 1 if player.failure else 0  # a lesson that could not run to its end is a failure
 
 
@@ -512,9 +522,11 @@ def waiting(store: ProgressStore, out: TextIO) -> None:
     questions = queue(store)
     if questions:
         due = sum(q.reason == "due" for q in questions)
-        line = (f"waiting for review, over all your lessons: "
-                f"{plural(len(questions), 'question')} ({due} due now, "
-                f"{len(questions) - due} to redo): tutor play --review")
+        line = ngettext("waiting for review, over all your lessons: {n} question ({due} due "
+                        "now, {redo} to redo): tutor play --review",
+                        "waiting for review, over all your lessons: {n} questions ({due} due "
+                        "now, {redo} to redo): tutor play --review", len(questions)).format(
+                            n=len(questions), due=due, redo=len(questions) - due)
         console.write(out, fill(line, terminal_width(out), rest="  ",
                                 keep=("tutor play --review",)) + "\n")
 
@@ -533,16 +545,19 @@ def review(args: argparse.Namespace) -> int:
         questions = queue(store)
         saving = None if args.no_progress else store
         if saving is not None and store.notice:
-            show(out, fill(f"note: {store.notice}", terminal_width(out)))
+            show(out, fill(_("note: {text}").format(text=store.notice), terminal_width(out)))
         if not questions:
-            show(out, fill("Nothing to review: no question is due, and every question you "
-                           "answered wrong or revealed has been answered right since.",
+            show(out, fill(_("Nothing to review: no question is due, and every question you "
+                             "answered wrong or revealed has been answered right since."),
                            terminal_width(out)))
             return 0
         due = sum(q.reason == "due" for q in questions)
-        show(out, fill(f"{plural(len(questions), 'question')} to ask again ({due} due for "
-                       f"review, {len(questions) - due} to redo); each runs its lesson's "
-                       "earlier steps first.", terminal_width(out)))
+        show(out, fill(ngettext(
+            "{n} question to ask again ({due} due for review, {redo} to redo); each runs its "
+            "lesson's earlier steps first.",
+            "{n} questions to ask again ({due} due for review, {redo} to redo); each runs its "
+            "lesson's earlier steps first.", len(questions)).format(
+                n=len(questions), due=due, redo=len(questions) - due), terminal_width(out)))
         kernel = Kernel()
         kernel.start()
         right = asked = 0
@@ -550,21 +565,23 @@ def review(args: argparse.Namespace) -> int:
         try:
             for n, question in enumerate(questions, 1):
                 lesson = catalog.get(question.lesson)
-                where = f"Review {n} of {len(questions)}"
+                where = _("Review {n} of {count}").format(n=n, count=len(questions))
                 if lesson is None:
-                    show(out, f"\n{where}: {question.where()} is skipped: its lesson is not "
-                         "in the catalog (removed, or its pack not on --path?)")
+                    show(out, f"\n{where}: " + _(
+                        "{where} is skipped: its lesson is not in the catalog (removed, or its "
+                        "pack not on --path?)").format(where=question.where()))
                     continue
                 try:
                     flow = ask_again(lesson, question.step, question.prompt,
                                      avoid=question.avoid)
                 except LookupError as exc:
-                    show(out, f"\n{where}: skipped: {exc}")
+                    show(out, f"\n{where}: " + _("skipped: {why}").format(why=exc))
                     continue
                 info = kernel.wait_ready()
                 why = unmet_requirement(lesson, info)
                 if why:
-                    show(out, f"\n{where}: {lesson.id} is skipped here: it {why}.")
+                    show(out, f"\n{where}: " + _("{id} is skipped here: it {why}.").format(
+                        id=lesson.id, why=why))
                     continue
                 player = Player(lesson, out, records, flow=flow, store=saving, heading=where)
                 player.torch = info.get("torch", "") + numpy_note(info)
@@ -584,6 +601,9 @@ def review(args: argparse.Namespace) -> int:
         finally:
             kernel.shutdown()
         left = len(queue(store)) if saving is not None else None
-    more = f"; {plural(left, 'question')} still to review" if left else ""
-    show(out, f"\nreview: {right} of {plural(asked, 'question')} right{more}")
+    more = ("; " + ngettext("{n} question still to review", "{n} questions still to review",
+                            left).format(n=left) if left else "")
+    show(out, "\n" + ngettext("review: {right} of {n} question right",
+                              "review: {right} of {n} questions right", asked).format(
+                                  right=right, n=asked) + more)
     return 0

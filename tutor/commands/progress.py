@@ -8,6 +8,7 @@ import sys
 
 from tutor.commands.common import add_path_option, catalog_for
 from tutor.course import course_lessons
+from tutor.i18n import _, ngettext, pad, status_word
 from tutor.markup import plain_inline
 from tutor.progress import Calibration, Day, ProgressStore, first_answers, summarize
 from tutor.progress.answers import count_answers
@@ -17,9 +18,9 @@ MARKS = {"new": " ", "tried": "~", "done": "✓", "perfect": "★"}
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_option(parser)
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
     parser.add_argument("--history", action="store_true",
-                        help="also show answers, accuracy and reviews per day")
+                        help=_("also show answers, accuracy and reviews per day"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,39 +60,45 @@ def run(args: argparse.Namespace) -> int:
         current = None
         for r in rows:
             pack = catalog.pack_of.get(r.lesson)
-            heading = pack.title if pack else "(lessons not found in the catalog)"
+            heading = pack.title if pack else _("(lessons not found in the catalog)")
             if heading != current:
                 current = heading
                 print(f"\n{heading}")
             acc = f"{r.accuracy:4.0%}" if r.accuracy is not None else "   -"
-            print(f"  {MARKS[r.status]} {r.lesson:<{width}}  {r.status:<7}  "
-                  f"{r.attempts:3d} {'answer ' if r.attempts == 1 else 'answers'}  {acc} right  "
-                  f"{r.hints:2d} {'hint ' if r.hints == 1 else 'hints'}  "
+            print(f"  {MARKS[r.status]} {r.lesson:<{width}}  {pad(status_word(r.status), 7)}  "
+                  f"{r.attempts:3d} {pad(ngettext('answer', 'answers', r.attempts), 7)}  "
+                  f"{acc} {_('right')}  "
+                  f"{r.hints:2d} {pad(ngettext('hint', 'hints', r.hints), 5)}  "
                   f"{title_of.get(r.lesson, '')}")
         course = {x.id for x in course_lessons(catalog)}  # as the app counts: no samples
         counted = [r for r in rows if r.lesson in course]
         done = sum(r.status in ("done", "perfect") for r in counted)
-        print(f"\n{done} of {len(counted)} lessons of the course done "
-              f"({sum(r.status == 'perfect' for r in counted)} perfect); {count.text()}"
-              + (f"\n(an answer is your first answer to a question in a sitting: "
-                 f"{count.parts()})" if count.parts() else ""))
+        print("\n" + _("{done} of {total} lessons of the course done ({perfect} perfect); "
+                       "{answers}").format(
+                           done=done, total=len(counted),
+                           perfect=sum(r.status == "perfect" for r in counted),
+                           answers=count.text())
+              + ("\n" + _("(an answer is your first answer to a question in a sitting: "
+                          "{parts})").format(parts=count.parts()) if count.parts() else ""))
         gpu = sum(x.requires.cuda for x in course_lessons(catalog))
         if gpu:  # (no kernel here to ask; the app leaves them out where it has no GPU)
-            print(f"({gpu} of the course's lessons need a CUDA device: where your torch has "
-                  "none, the app leaves them out of its count)")
+            print(_("({n} of the course's lessons need a CUDA device: where your torch has "
+                    "none, the app leaves them out of its count)").format(n=gpu))
         print(confidence_line(calibration))
         if mistakes or due:
-            print(f"review: {mistakes} question{'' if mistakes == 1 else 's'} to redo "
-                  f"(tutor review), {due} due for review now (tutor review --due)")
+            print(ngettext("review: {n} question to redo (tutor review), {due} due for review "
+                           "now (tutor review --due)",
+                           "review: {n} questions to redo (tutor review), {due} due for review "
+                           "now (tutor review --due)", mistakes).format(n=mistakes, due=due))
         if args.history:
             print_history(days)
         if last:
-            print(f"last lesson: {last}")
-        print(f"progress database: {where}")
+            print(_("last lesson: {id}").format(id=last))
+        print(_("progress database: {path}").format(path=where))
     if notice:
-        print(f"note: {notice}", file=sys.stderr)
+        print(_("note: {text}").format(text=notice), file=sys.stderr)
     if problems:
-        print(f"note: {problems}", file=sys.stderr)
+        print(_("note: {text}").format(text=problems), file=sys.stderr)
     return 0
 
 
@@ -99,17 +106,18 @@ def confidence_line(c: Calibration) -> str:
     """Calibration in words: `sure and wrong: 7, guessed and right: 4`, with how often
     each confidence was right."""
     if not c.total:
-        return "confidence: no predictions marked yet"
-    return (f"confidence: sure and right: {c.sure_right}, sure and wrong: {c.sure_wrong}, "
-            f"guessed and right: {c.guess_right}, guessed and wrong: {c.guess_wrong} "
-            f"({c.rates()})")
+        return _("confidence: no predictions marked yet")
+    return _("confidence: sure and right: {sr}, sure and wrong: {sw}, guessed and right: {gr}, "
+             "guessed and wrong: {gw} ({rates})").format(
+                 sr=c.sure_right, sw=c.sure_wrong, gr=c.guess_right, gw=c.guess_wrong,
+                 rates=c.rates())
 
 
 def print_history(days: list[Day]) -> None:
     """Per day (local time): first answers, how many right, how many were reviews."""
-    print("\nday          answers  right  reviews")
+    print("\n" + _("day          answers  right  reviews"))
     for d in days:
         acc = f"{d.accuracy:5.0%}" if d.accuracy is not None else "    -"
         print(f"{d.day.isoformat()}  {d.answers:7d}  {acc}  {d.reviews:7d}")
     if not days:
-        print("(no answers yet)")
+        print(_("(no answers yet)"))

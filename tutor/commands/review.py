@@ -14,6 +14,7 @@ import sys
 from datetime import datetime
 
 from tutor.commands.common import add_path_option, catalog_for
+from tutor.i18n import N_, _, ngettext
 from tutor.lesson import Catalog
 from tutor.lesson.model import Lesson, Variant
 from tutor.lesson.vary import describe, with_variant
@@ -22,18 +23,19 @@ from tutor.progress.schedule import RATING_NAMES
 from tutor.safetext import json_dumps, sanitize
 from tutor.states import Outcome
 
-GONE = "(this question is no longer in the lesson)"
-ASK_AGAIN = "Ask them again: tutor play --review, or Review in the app (tutor, then r)."
-MISSING = "(this lesson is not in the catalog: was it removed, or is its pack not on --path?)"
-CONFIDENCE = {"sure": "sure", "guess": "a guess"}
-VERDICTS: dict[Outcome, str] = {"incorrect": "wrong", "partial": "partly right",
-                                "revealed": "revealed", "correct": "right"}
+GONE = N_("(this question is no longer in the lesson)")
+ASK_AGAIN = N_("Ask them again: tutor play --review, or Review in the app (tutor, then r).")
+MISSING = N_("(this lesson is not in the catalog: was it removed, or is its pack not on "
+             "--path?)")
+CONFIDENCE = {"sure": N_("sure"), "guess": N_("a guess")}
+VERDICTS: dict[Outcome, str] = {"incorrect": N_("wrong"), "partial": N_("partly right"),
+                                 "revealed": N_("revealed"), "correct": N_("right")}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--due", action="store_true",
-                        help="list the questions due for spaced review now")
-    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+                        help=_("list the questions due for spaced review now"))
+    parser.add_argument("--json", action="store_true", help=_("print the list as JSON"))
     add_path_option(parser)
 
 
@@ -70,18 +72,21 @@ def when(moment: datetime | str) -> str:
 def said(a: Attempt) -> str:
     """How the answer went: `wrong: you said 0.2 (sure)`, `revealed after 1 hint`."""
     if a.verdict == "revealed":
-        text = "revealed"
+        text = _("revealed")
     else:
-        text = f"{VERDICTS[a.verdict]}: you said {one_line(a.answer)} ({CONFIDENCE[a.confidence]})"
+        text = _("{verdict}: you said {answer} ({confidence})").format(
+            verdict=_(VERDICTS[a.verdict]), answer=one_line(a.answer),
+            confidence=_(CONFIDENCE[a.confidence]))
     if a.hints:
-        text += f", {a.hints} hint{'s' if a.hints > 1 else ''}"
+        text += ", " + ngettext("{n} hint", "{n} hints", a.hints).format(n=a.hints)
     if a.variant:
-        text += f"; values: {describe(a.variant)}"
+        text += "; " + _("values: {values}").format(values=describe(a.variant))
     return text
 
 
 def _where(lesson: str, step: int, prompt: int) -> str:
-    return f"{lesson}, step {step + 1}, question {prompt + 1}"
+    return _("{lesson}, step {step}, question {question}").format(
+        lesson=lesson, step=step + 1, question=prompt + 1)
 
 
 def _mistake_record(catalog: Catalog, m: Mistake) -> dict:
@@ -137,57 +142,64 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print_mistakes(records, found_mistakes, due_count)
     if notice:
-        print(f"note: {notice}", file=sys.stderr)
+        print(_("note: {text}").format(text=notice), file=sys.stderr)
     if problems:
-        print(f"note: {problems}", file=sys.stderr)
+        print(_("note: {text}").format(text=problems), file=sys.stderr)
     return 0
 
 
 def _print_mistakes(records: list[dict], found: list[Mistake], due_count: int) -> None:
     if not records:
-        print("No mistakes to redo: every question you answered wrong or revealed has been "
-              "answered right since.")
+        print(_("No mistakes to redo: every question you answered wrong or revealed has been "
+                "answered right since."))
     else:
         n = len(records)
-        print(f"{n} question{'s' if n != 1 else ''} to redo (answered wrong or revealed, not "
-              "answered right since):")
+        print(ngettext("{n} question to redo (answered wrong or revealed, not answered right "
+                       "since):", "{n} questions to redo (answered wrong or revealed, not "
+                       "answered right since):", n).format(n=n))
         for r, m in zip(records, found, strict=True):
-            ask = one_line(r["ask"]) if r["ask"] else GONE if r["title"] else MISSING
-            again = f"; missed {m.times} times" if m.times > 1 else ""
+            ask = one_line(r["ask"]) if r["ask"] else _(GONE) if r["title"] else _(MISSING)
+            again = "; " + _("missed {n} times").format(n=m.times) if m.times > 1 else ""
             print(f"{_where(m.last.lesson, m.last.step, m.last.prompt)}: {ask} "
                   f"({said(m.last)}{again})")
     if due_count:
-        print(f"{due_count} question{'s are' if due_count != 1 else ' is'} due for review now: "
-              "tutor review --due")
+        print(ngettext("{n} question is due for review now: tutor review --due",
+                       "{n} questions are due for review now: tutor review --due",
+                       due_count).format(n=due_count))
     if records or due_count:
-        print(ASK_AGAIN)
+        print(_(ASK_AGAIN))
 
 
 def _print_due(records: list[dict], due: list[ReviewItem], upcoming: ReviewItem | None,
                scheduled: int) -> None:
     if not records:
         if upcoming is None:
-            print("Nothing is due for review: no question is on the review schedule yet "
-                  "(questions answered wrong, revealed or guessed go on it).")
+            print(_("Nothing is due for review: no question is on the review schedule yet "
+                    "(questions answered wrong, revealed or guessed go on it)."))
         else:
-            print(f"Nothing is due for review now. Next: {when(upcoming.due)} "
-                  f"({_where(upcoming.lesson, upcoming.step, upcoming.prompt)}); "
-                  f"{scheduled} question{'s' if scheduled != 1 else ''} on the schedule.")
+            print(ngettext("Nothing is due for review now. Next: {when} ({where}); {n} question "
+                           "on the schedule.",
+                           "Nothing is due for review now. Next: {when} ({where}); {n} "
+                           "questions on the schedule.", scheduled).format(
+                               when=when(upcoming.due), n=scheduled,
+                               where=_where(upcoming.lesson, upcoming.step, upcoming.prompt)))
         return
     n = len(records)
-    print(f"{n} question{'s' if n != 1 else ''} due for review:")
+    print(ngettext("{n} question due for review:", "{n} questions due for review:", n).format(
+        n=n))
     for r, item in zip(records, due, strict=True):
-        ask = one_line(r["ask"]) if r["ask"] else GONE if r["title"] else MISSING
+        ask = one_line(r["ask"]) if r["ask"] else _(GONE) if r["title"] else _(MISSING)
         last = r["last_answer"]
         how = ""
         if last is not None:
-            how = f"; last time {VERDICTS[last['verdict']]}"
+            how = "; " + _("last time {verdict}").format(verdict=_(VERDICTS[last["verdict"]]))
             if last["verdict"] != "revealed":
-                how += f", {CONFIDENCE[last['confidence']]}"
-        reviews = f"reviewed {item.reviews} time{'s' if item.reviews != 1 else ''}" \
-            if item.reviews else "not reviewed yet"
+                how += f", {_(CONFIDENCE[last['confidence']])}"
+        reviews = ngettext("reviewed {n} time", "reviewed {n} times", item.reviews).format(
+            n=item.reviews) if item.reviews else _("not reviewed yet")
         print(f"{_where(item.lesson, item.step, item.prompt)}: {ask} "
-              f"(due since {when(item.due)}; {reviews}{how})")
+              + _("(due since {when}; {reviews}{how})").format(
+                  when=when(item.due), reviews=reviews, how=how))
     if upcoming is not None:
-        print(f"Next after these: {when(upcoming.due)}.")
-    print(ASK_AGAIN)
+        print(_("Next after these: {when}.").format(when=when(upcoming.due)))
+    print(_(ASK_AGAIN))

@@ -8,34 +8,44 @@ import random
 import re
 from functools import lru_cache
 
+from tutor import i18n
+
 from .base.dtypes import spacing
 from .base.errors import InvalidPrediction
 from .base.obs import Obs, items, number_dtype, otype, single_number, tensor_leaves
-from .base.parts import Said, short
+from .base.parts import Fill, Said, short
 from .base.text import check_length, clean, nfkc
 from .base.verdict import JudgeSpec, Status, Verdict
 from .comparing.items import clear_cache as clear_items_cache
 from .comparing.numbers import matches
 from .comparing.pseudo import to_observation
+from .reading import korean
 from .reading.grammar import number_in
 from .reading.numbers import NumLit
 from .reading.phrases import hedges
 from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
 from .reading.words import choice_marks as choice_marks  # re-exported
-from .reading.words import says_nothing_printed as says_nothing_printed  # re-exported
+from .reading.words import says_nothing_printed as _says_nothing_printed
 from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
 
-_HEDGE = "That sounds unsure: take a guess; a wrong answer shows you why."
+_HEDGE = "That sounds unsure: take a guess; a wrong answer shows you why."  # (a template)
 
 
 def _kind(spec: JudgeSpec) -> Kind:
     kind = REGISTRY.get(spec.kind)
     if kind is None:
-        raise InvalidPrediction(f"This prompt has an unknown kind {spec.kind!r}.", how=False)
+        raise InvalidPrediction("This prompt has an unknown kind ", Fill(repr(spec.kind)), ".",
+                                how=False)
     return kind
+
+
+def says_nothing_printed(text: str) -> bool:
+    """"nothing", "no output", 출력 없음: a prediction that no output comes (the Korean
+    words read as in `parse`)."""
+    return _says_nothing_printed(korean.english(text, "stdout"))
 
 
 def parse(spec: JudgeSpec, text: str) -> Pred:
@@ -44,6 +54,7 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     if not isinstance(text, str):
         raise InvalidPrediction("Type an answer.")
     check_length(text)
+    text = korean.english(text, spec.kind)  # 네, 에러 없음, 모르겠어요: as in English
     if not kind.verbatim and hedges(text) and \
             text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
         raise InvalidPrediction(_HEDGE, how=False)
@@ -264,9 +275,11 @@ def apart(v: float, w: float) -> str | None:
     scientific = max(abs(v), abs(w)) < 1e-3 or max(abs(v), abs(w)) >= 1e6
     for n in range(0 if not scientific else 1, 17):
         if scientific and f"{v:.{n - 1}e}" != f"{w:.{n - 1}e}":
-            return f"{n} significant digit{'s' * (n != 1)}"
+            return i18n.ngettext("{n} significant digit", "{n} significant digits",
+                                 n).format(n=n)
         if not scientific and f"{v:.{n}f}" != f"{w:.{n}f}":
-            return f"{n} decimal{'s' * (n != 1)}" if n else "whole numbers"
+            return (i18n.ngettext("{n} decimal", "{n} decimals", n).format(n=n) if n
+                    else i18n._("whole numbers"))
     return None
 
 
@@ -384,16 +397,18 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
         if mistake is not None:
             _, feedback, digits = mistake
             return Verdict(Status.INCORRECT, render((
-                "You said ", Said(answer), ": that is what a mistake this question foresees "
-                "gives, and your number fits it at least as well as the live value. ",
-                f"Written to {digits}, the two differ."), kind.style),
+                "You said ", Said(answer), ": that is the answer one of the mistakes this "
+                "question foresees leads to, and your number fits it at least as well as the "
+                "live value. ",
+                "Written to ", Fill(digits), ", the two differ."), kind.style),
                 expected, text, (), feedback)
     if out.status in (Status.CORRECT, Status.PARTIAL) and kind.name != "number":
         mistake_key = _typed_mistake(kind, spec, pred, live, answer)
         if mistake_key is not None:
             return Verdict(Status.INCORRECT, render((
                 "You said ", Said(answer), ": that is the answer one of the mistakes this "
-                "question foresees leads to, not the live value."), kind.style), expected, text, (),
+                "question foresees leads to, not the live value."), kind.style), expected,
+                text, (),
                 dict(spec.feedback).get(mistake_key) or _feedback(kind, spec, pred, answer))
     feedback = _feedback(kind, spec, pred, answer) if out.status is not Status.CORRECT else None
     return Verdict(out.status, render(out.message, kind.style), expected, text,
@@ -418,7 +433,8 @@ def judge(spec: JudgeSpec, text: str, live: Obs) -> Verdict:
         except Exception:
             expected = "?"
         return Verdict(
-            Status.INVALID, "Sorry, I could not judge that answer. Try writing it another way.",
+            Status.INVALID,
+            i18n._("Sorry, I could not judge that answer. Try writing it another way."),
             expected, text if isinstance(text, str) else "",
         )  # fmt: skip
 
@@ -431,7 +447,7 @@ def parse_error(spec: JudgeSpec, text: str) -> str | None:
     except InvalidPrediction as e:
         return _unreadable(spec, text, "", None, e).message
     except Exception:
-        return "Sorry, I could not read that answer."
+        return i18n._("Sorry, I could not read that answer.")
     return None
 
 

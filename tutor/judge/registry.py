@@ -23,9 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from tutor import i18n
+from tutor.i18n import N_
+
 from .base.errors import InvalidPrediction
 from .base.obs import Obs, is_none, items, otype, single_number, truncated
-from .base.parts import Item, Live, Said
+from .base.parts import Fill, Item, Live, Said
 from .base.text import clean, collapse, strip_noise
 from .base.verdict import JudgeSpec, Outcome, Status, Tolerance, correct, incorrect
 from .comparing import items as ci
@@ -86,10 +89,11 @@ class Kind:
     verbatim: bool = False  # the answer is kept as typed (no "no idea" check, no cleaning)
 
     def how_to(self, spec: JudgeSpec) -> str:
-        if "{choices}" in self.how:
+        how = i18n._(self.how)
+        if "{choices}" in how:
             listed = "; ".join(f"{i + 1}) {c}" for i, c in enumerate(spec.choices))
-            return self.how.replace("{choices}", listed)
-        return self.how
+            return how.replace("{choices}", listed)
+        return how
 
 
 # ---- readers -----------------------------------------------------------------------
@@ -167,8 +171,8 @@ def _choice(pred: ChoiceP, live: Obs, spec: JudgeSpec) -> Outcome:
     if idx is None:
         return incorrect("The live value is ", Live(live), ", which is none of the choices.")
     if idx == pred.index:
-        return correct(f"The answer is {chosen}.")
-    return incorrect(f"You chose {chosen}; the answer is {spec.choices[idx]}.")
+        return correct("The answer is ", Fill(chosen), ".")
+    return incorrect("You chose ", Fill(chosen), "; the answer is ", Fill(spec.choices[idx]), ".")
 
 
 def _choice_comparer(pred: Pred, live: Obs, spec: JudgeSpec, text: str) -> Outcome:
@@ -181,9 +185,10 @@ def _choice_comparer(pred: Pred, live: Obs, spec: JudgeSpec, text: str) -> Outco
 _KINDS = (
     Kind(
         "number", "A single number, e.g. a gradient: 0.6, 1.6094, 6e-1, 3/5, tensor(0.6000).",
-        label="a number, or None", examples=("3.5", "-0.25", "1e-3", "tensor(3.5)", "7", "0.125"),
+        label=N_("a number, or None"),
+        examples=("3.5", "-0.25", "1e-3", "tensor(3.5)", "7", "0.125"),
         entry="line",
-        how="Type one number",
+        how=N_("Type one number"),
         read=_value_reader(rv.read_number_pred, number_words=True),
         compare=_adapt(NumP, cv.compare_number, tolerance=True, answer=True),
         notate=sn.number_candidates, style=Style(view=sd.view_number),
@@ -191,18 +196,18 @@ _KINDS = (
     ),
     Kind(
         "tensor", "A tensor by shape and values: tensor([3., 1.]), [3, 1] or torch.zeros(2, 3).",
-        label="a tensor's values, or None",
+        label=N_("a tensor's values, or None"),
         examples=("tensor([7., 9.])", "[[1, 0], [0, 1]]", "[True, False]", "[5, 6]",
                   "torch.zeros(2, 3)"),
-        entry="line", how="Write a tensor by its values",
+        entry="line", how=N_("Write a tensor by its values"),
         read=_value_reader(read_tensor_pred),
         compare=_adapt(TensorP, cv.compare_tensor, tolerance=True),
         notate=sn.tensor_candidates, natural=frozenset({"tensor"}),
     ),
     Kind(
         "bool", "Yes or no: True/False, yes/no.",
-        label="yes or no", examples=(), entry="yes_no",
-        how="Answer yes or no (or True / False)",
+        label=N_("yes or no"), examples=(), entry="yes_no",
+        how=N_("Answer yes or no (or True / False)"),
         read=_read_bool, compare=_adapt(BoolP, cw.compare_bool),
         notate=sn.bool_candidates, style=Style(view=sd.view_bool),
         natural=frozenset({"bool"}), names_options=True,
@@ -210,11 +215,11 @@ _KINDS = (
     Kind(
         "text", "An exact name such as a grad_fn, a type or a string; case counts for strings "
         "such as attribute names.",
-        label="an exact name, or None",
+        label=N_("an exact name, or None"),
         examples=("SinBackward0", "TanhBackward0", "MaxBackward1", "AccumulateGrad", "CopySlices",
                   "float16", "Linear", "cpu"),
         entry="line",
-        how="Type the name",
+        how=N_("Type the name"),
         read=_read_text, compare=_adapt(TextP, cw.compare_text),
         notate=sn.text_candidates, style=Style(quote_strings=False),
         natural=frozenset({"str", "none", "grad_fn", "device", "module", "object"}),
@@ -222,18 +227,18 @@ _KINDS = (
     ),
     Kind(
         "choice", "One of the prompt's `choices`, by text or by number.",
-        label="one of the choices", examples=(), entry="choice",
-        how="Pick one of: {choices}",
+        label=N_("one of the choices"), examples=(), entry="choice",
+        how=N_("Pick one of: {choices}"),
         read=_read_choice, compare=_choice_comparer,
         notate=sn.choice_candidates, style=Style(quote_strings=False),
         judges_errors=True, none_is_value=True, names_options=True,
     ),
     Kind(
         "set", "Names in any order, e.g. state_dict keys: ['a', 'b'] or a, b.",
-        label="items in any order, separated by commas; [] for none",
+        label=N_("items in any order, separated by commas; [] for none"),
         examples=("['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", '"s", "t"', "[7, 1]", "0.5, 4",
                   "6, 8", "[]"),
-        entry="items", how="List the items (brackets and quotes are optional)",
+        entry="items", how=N_("List the items (brackets and quotes are optional)"),
         read=_value_reader(rv.read_items_pred, none_phrases=False),
         compare=_adapt(SeqP, _items(False), tolerance=True),
         notate=sn.items_candidates, style=Style(as_set=True),
@@ -241,37 +246,38 @@ _KINDS = (
     ),
     Kind(
         "list", "Names or values in order: ['a', 'b'] or a, b.",
-        label="items in order, separated by commas; [] for none",
+        label=N_("items in order, separated by commas; [] for none"),
         examples=("['w', 'v']", "x, y", "'a', 'b'", "['m', 'n']", '"s", "t"', "[7, 1]", "0.5, 4",
                   "(3, 2)", "(8, 5)", "[]"),
-        entry="items", how="List the items in order (brackets and quotes are optional)",
+        entry="items", how=N_("List the items in order (brackets and quotes are optional)"),
         read=_value_reader(rv.read_items_pred, none_phrases=False),
         compare=_adapt(SeqP, _items(True), tolerance=True),
         notate=sn.items_candidates, natural=frozenset({"list", "tuple"}), none_is_empty=True,
     ),
     Kind(
         "shape", "A shape: (2, 3), torch.Size([2, 3]) or 2x3.",
-        label="a shape, or None", examples=("(4, 5)", "torch.Size([4, 5])", "4x5", "(7,)", "()"),
-        entry="line", how="Write a shape",
+        label=N_("a shape, or None"),
+        examples=("(4, 5)", "torch.Size([4, 5])", "4x5", "(7,)", "()"),
+        entry="line", how=N_("Write a shape"),
         read=_value_reader(rv.read_shape_pred), compare=_adapt(ShapeP, cv.compare_shape),
         notate=sn.shape_candidates, style=Style(view=sd.view_shape),
         natural=frozenset({"size"}), needs_values=False,
     ),
     Kind(
         "dtype", "A dtype: torch.float32, float32, float, long.",
-        label="a dtype, or None",
+        label=N_("a dtype, or None"),
         examples=("torch.float16", "float16", "half", "int8", "torch.bfloat16"),
-        entry="line", how="Write a dtype",
+        entry="line", how=N_("Write a dtype"),
         read=_value_reader(rv.read_dtype_pred), compare=_adapt(DtypeP, cv.compare_dtype),
         notate=sn.dtype_candidates, style=Style(view=sd.view_dtype),
         natural=frozenset({"dtype"}), needs_values=False,
     ),
     Kind(
         "exception", "The exception raised (RuntimeError), 'raises', or 'no error'.",
-        label="the exception's name, or: no error",
+        label=N_("the exception's name, or: no error"),
         examples=("IndexError", "TypeError", "KeyError", "ValueError", "AttributeError",
                   "ZeroDivisionError"), entry="line",
-        how="Name the exception raised, or say it raises, or no error",
+        how=N_("Name the exception raised, or say it raises, or no error"),
         read=_read_exception, compare=_adapt(ExcP, cw.compare_exception),
         notate=sn.exception_candidates, style=Style(view=sd.view_exception, none="no error"),
         natural=frozenset({"exception"}), outcome=True, judges_errors=True,
@@ -279,17 +285,17 @@ _KINDS = (
     ),
     Kind(
         "same_storage", "Whether two tensors share memory: yes/no.",
-        label="yes (one memory) or no", examples=(), entry="yes_no",
-        how="Say yes (they share memory) or no (separate memory)",
+        label=N_("yes (one memory) or no"), examples=(), entry="yes_no",
+        how=N_("Say yes (they share memory) or no (separate memory)"),
         read=_read_storage, compare=_adapt(BoolP, cw.compare_storage),
         notate=sn.yes_no_candidates, style=Style(view=sd.view_bool, yes_no=True),
         names_options=True,
     ),
     Kind(
         "stdout", "What the step printed; whitespace differences are ignored.",
-        label="the printed lines (one per line, or separated by commas), or: nothing",
+        label=N_("the printed lines (one per line, or separated by commas), or: nothing"),
         examples=(), entry="lines",
-        how="Type what it prints, or 'nothing'",
+        how=N_("Type what it prints, or 'nothing'"),
         read=_read_stdout, compare=_adapt(StdoutP, cw.compare_stdout),
         notate=sn.stdout_candidates, style=Style(quote_strings=False),
         outcome=True, none_is_value=True, verbatim=True,

@@ -3,8 +3,10 @@ directory, so that the app shows the lesson titles without reading unchanged fil
 
 An entry is keyed by the file's resolved path and holds what the loader built from it,
 with the file's size and modification time (a lesson's entry also holds its pack.yaml's,
-since the lesson carries the pack's `setup:`).  An entry is used only while all of them
-are unchanged; a changed file is read (and validated) again, a deleted one is dropped.
+since the lesson carries the pack's `setup:`; in a language other than English, the key
+also holds the language and its translation file's stamp: `lesson_key`).  An entry is
+used only while all of them are unchanged; a changed file is read (and validated) again,
+a deleted one is dropped.
 The whole index is thrown away when tutor's version, the Python version or the code that
 builds lessons changes (tutor/lesson/*.py and the judge's verdict types, by size and
 modification time).  Files that do not load are never indexed: their errors are found
@@ -43,7 +45,7 @@ MISSING: Stamp = (0, -1)
 # the classes an index may hold: (module, name)
 ALLOWED = {
     ("tutor.lesson.model", name) for name in
-    ("Lesson", "Step", "Prompt", "Pos", "Requires", "Setup", "Pack")
+    ("Lesson", "Step", "Prompt", "Pos", "Requires", "Setup", "Module", "Pack")
 } | {
     ("tutor.judge.base.verdict", "Tolerance"),
     ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("pathlib", "Path"),
@@ -78,6 +80,19 @@ def code_stamp() -> tuple[object, ...]:
     modules = sorted(here.glob("*.py")) + [here.parent / "judge" / "base" / "verdict.py"]
     return (FORMAT, tutor.__version__, sys.version_info[:2],
             tuple((p.name, *stamp(p)) for p in modules))
+
+
+def lesson_key(file: Path) -> str:
+    """`file`'s entry: a lesson is built in the current language (from its translation
+    beside it, where one matches: tutor.lesson.translation), so in another language the
+    key holds the language and the translation file's stamp (an edited, added or
+    removed translation is read again)."""
+    from tutor.i18n import ENGLISH, language
+
+    key, lang = str(file.resolve()), language()
+    if lang == ENGLISH:
+        return key
+    return f"{key}|{lang}|{stamp(file.with_name(f'{file.stem}.{lang}{file.suffix}'))}"
 
 
 class _Unpickler(pickle.Unpickler):
@@ -123,7 +138,7 @@ class LessonIndex:
     def lesson(self, file: Path) -> Any:
         """The lesson built from `file` last time, if `file` and its pack.yaml (if any)
         are unchanged since; else None."""
-        key = str(file.resolve())
+        key = lesson_key(file)
         self.seen.add(key)
         entry = self.lessons.get(key)
         if entry is None:
@@ -138,14 +153,14 @@ class LessonIndex:
                     before: Stamp) -> None:
         """Remember `lesson`, built from `file` as it was at `before` (its stamp taken
         before reading: a file edited while it was read is read again next time)."""
-        key = str(file.resolve())
+        key = lesson_key(file)
         self.seen.add(key)
         self.lessons[key] = (before, str(manifest) if manifest else "",
                              stamp(manifest) if manifest else MISSING, lesson)
         self.changed = True
 
     def forget_lesson(self, file: Path) -> None:
-        if self.lessons.pop(str(file.resolve()), None) is not None:
+        if self.lessons.pop(lesson_key(file), None) is not None:
             self.changed = True
 
     def pack(self, manifest: Path, source: str) -> Any:

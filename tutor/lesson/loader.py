@@ -20,6 +20,7 @@ from typing import Any, overload
 
 import yaml
 
+from tutor.i18n import language
 from tutor.judge import Tolerance
 from tutor.lesson import format as fmt
 from tutor.lesson.files import pack_manifest
@@ -35,6 +36,7 @@ from tutor.lesson.model import (
     Step,
 )
 from tutor.lesson.spec import Obj
+from tutor.lesson.translation import translated
 from tutor.lesson.validate import Problem, Validation, validate
 from tutor.lesson.vary import expand, instantiate, row_requires
 from tutor.safetext import sanitize
@@ -273,7 +275,8 @@ def load_lesson(path: str | Path) -> Lesson:
     name = display_name(path)
     with never_raises(name):
         data, v = _parse(path, fmt.LESSON, name)
-        return _build_lesson(data, v, path, pack_setup(path), pack_modules(path))
+        return _build_lesson(data, v, path, pack_setup(path), pack_modules(path),
+                             lang=language())
 
 
 def pack_setup(lesson_file: Path) -> Setup | None:
@@ -416,7 +419,10 @@ def _merged(pack: tuple[Module, ...], own: tuple[Module, ...]) -> tuple[Module, 
 
 
 def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
-                  setup: Setup | None = None, pack_mods: tuple[Module, ...] = ()) -> Lesson:
+                  setup: Setup | None = None, pack_mods: tuple[Module, ...] = (),
+                  lang: str = "en") -> Lesson:
+    """The lesson `data` describes; its texts in `lang` where a translation beside it
+    matches it (tutor.lesson.translation), else in English."""
     steps = []
     for i, s in enumerate(data["steps"]):
         prompts = tuple(
@@ -453,5 +459,7 @@ def _build_lesson(data: dict[str, Any], v: Validation, path: Path,
         variant_requires=tuple((v, _requires(dict(r))) for v, r in row_requires(data["vary"]))
         if data.get("vary") else (),
     )
+    if lang != "en":
+        lesson = translated(lesson, lang)
     # a lesson with variants is the first one filled in (the others: tutor.lesson.vary)
     return instantiate(lesson, variants[0]) if variants else lesson

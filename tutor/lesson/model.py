@@ -49,6 +49,7 @@ class Prompt:
     show: str | None = None
     match: str | None = None  # exception prompts: a regular expression the message must match
     requires: Requires | None = None  # what this question needs (skipped where unmet)
+    labels: tuple[str, ...] = ()  # choices as shown, translated (judged: `choices`)
 
     @property
     def spec(self) -> JudgeSpec:
@@ -126,6 +127,7 @@ class Lesson:
     # rows of `vary:` that say what they need: (the variant, its requirements)
     variant_requires: tuple[tuple[Variant, Requires], ...] = ()
     template: Lesson | None = field(default=None, compare=False, repr=False)
+    lang: str = "en"  # the language of its texts (tutor.lesson.translation)
 
     @property
     def prompts(self) -> list[tuple[Step, Prompt]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tutor.i18n import _, ngettext
 from tutor.progress.records import Attempt
 from tutor.progress.review import first_answers
 
@@ -32,10 +33,11 @@ class AnswerCount:
 
     def text(self) -> str:
         """`31 answers, 26 right (84%)`."""
-        said = f"{self.answers} answer{'' if self.answers == 1 else 's'}"
+        said = ngettext("{n} answer", "{n} answers", self.answers).format(n=self.answers)
         if not self.answers:
             return said
-        return f"{said}, {self.right} right ({self.right / self.answers:.0%})"
+        return said + ", " + _("{right} right ({rate})").format(
+            right=self.right, rate=f"{self.right / self.answers:.0%}")
 
     def stored(self) -> str:
         """`3 answers` or `3 answers and 1 retry`: every stored row, said as what it is."""
@@ -49,11 +51,14 @@ class AnswerCount:
         of), or "" when there is nothing to say."""
         if not self.answers and not self.retries:
             return ""
-        said = (f"{self.predictions} prediction{'' if self.predictions == 1 else 's'}"
-                f" and {self.revealed} reveal{'' if self.revealed == 1 else 's'}")
+        said = _("{predictions} and {reveals}").format(
+            predictions=ngettext("{n} prediction", "{n} predictions",
+                                 self.predictions).format(n=self.predictions),
+            reveals=ngettext("{n} reveal", "{n} reveals", self.revealed).format(n=self.revealed))
         if self.retries:
-            said += (f"; {self.retries} retr{'y' if self.retries == 1 else 'ies'} "
-                     "after a verdict not counted")
+            said += "; " + ngettext("{n} retry after a verdict not counted",
+                                    "{n} retries after a verdict not counted",
+                                    self.retries).format(n=self.retries)
         return said
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from tutor.i18n import _
 from tutor.progress.records import Variant
 from tutor.progress.review import first_answers, mistakes
 from tutor.progress.store import ProgressStore
@@ -33,7 +34,8 @@ class Question:
 
     def where(self) -> str:
         """`autograd/retain-graph, step 1, question 2` (numbered from 1)."""
-        return f"{self.lesson}, step {self.step + 1}, question {self.prompt + 1}"
+        return _("{lesson}, step {step}, question {question}").format(
+            lesson=self.lesson, step=self.step + 1, question=self.prompt + 1)
 
 
 def queue(store: ProgressStore, *, due_only: bool = False) -> list[Question]:

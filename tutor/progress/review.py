@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
+from tutor.i18n import _
 from tutor.progress.records import Attempt
 from tutor.states import JUDGED, MISSED
 
@@ -85,8 +86,9 @@ class Calibration:
 
     def rates(self) -> str:
         """`sure answers 63% right; guesses 57% right` (each once there is one)."""
-        return "; ".join(f"{label} {rate:.0%} right" for label, rate in
-                         (("sure answers", self.sure_accuracy), ("guesses", self.guess_accuracy))
+        return "; ".join(label.format(rate=f"{rate:.0%}") for label, rate in
+                         ((_("sure answers {rate} right"), self.sure_accuracy),
+                          (_("guesses {rate} right"), self.guess_accuracy))
                          if rate is not None)
 
     def as_dict(self) -> dict[str, int]:

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
+from tutor import i18n
 from tutor.course import (
     best_scores,
     cannot_run,
@@ -19,6 +20,7 @@ from tutor.course import (
     course_progress,
     next_unfinished,
 )
+from tutor.i18n import N_, _
 from tutor.kernel import Kernel, KernelError
 from tutor.progress import Attempt, LessonProgress, ProgressStore
 from tutor.safetext import sanitize
@@ -34,8 +36,12 @@ from tutor.ui.messages import (
 )
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
+from tutor.ui.text import translate_bindings
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
+    from collections.abc import Iterable
+
+    from textual.screen import Screen
     from textual.theme import Theme
 
     from tutor.flow import Tally
@@ -52,9 +58,9 @@ class TutorApp(TutorHost):
     COMMANDS = App.COMMANDS | {LessonCommands}
     BINDINGS = [
         # priority: these work whatever has the focus (an entry's own ctrl+k included)
-        Binding("f1", "help", "Help", priority=True),
-        Binding("question_mark", "help", "Help", show=False),
-        Binding("ctrl+k", "restart_kernel", "Restart kernel", show=False, priority=True),
+        Binding("f1", "help", N_("Help"), priority=True),
+        Binding("question_mark", "help", N_("Help"), show=False),
+        Binding("ctrl+k", "restart_kernel", N_("Restart kernel"), show=False, priority=True),
     ]
 
     kernel_state: reactive[str] = reactive("starting")
@@ -63,6 +69,7 @@ class TutorApp(TutorHost):
                  store: ProgressStore | None = None, paths: Sequence[Path] = ()) -> None:
         super().__init__()
         self.catalog: Catalog | None = catalog  # None until loaded (after the first paint)
+        self.own_catalog = catalog is None  # read by the app (again when the language changes)
         self.paths = list(paths)  # lesson directories beside the bundled ones (--path)
         self.own_kernel = kernel is None
         self.kernel = kernel if kernel is not None else Kernel()
@@ -79,6 +86,7 @@ class TutorApp(TutorHost):
         # counted before would change under the learner's eyes when lessons drop out)
         self.runnable_known = False
         self.told_problems: str | None = None  # the store's bad rows, once said
+        translate_bindings(self)
 
     def on_mount(self) -> None:
         theme = settings.load(self.store.directory).get("theme")
@@ -87,7 +95,7 @@ class TutorApp(TutorHost):
         self.theme_changed_signal.subscribe(self, self.keep_theme)
         self.push_screen(CatalogScreen())
         if self.store.notice:
-            self.notify(self.store.notice, title="Progress", severity="warning", timeout=12,
+            self.notify(self.store.notice, title=_("Progress"), severity="warning", timeout=12,
                         markup=False)
         # After the first paint: read the lessons, and launch the kernel (torch loads in
         # the kernel's process; started later, it would compete with the first paint).
@@ -107,6 +115,33 @@ class TutorApp(TutorHost):
     def keep_theme(self, theme: Theme) -> None:
         settings.save(self.store.directory, theme=theme.name)  # a tiny file: no worker
 
+    # ------------------------------------------------------------------ language
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for code, name in i18n.LANGUAGES.items():
+            if code != i18n.language():
+                yield SystemCommand(f"{_('Language')}: {name}",
+                                    _("Speak {name} from now on (remembered)").format(name=name),
+                                    lambda code=code: self.set_language(code))
+
+    def set_language(self, code: str) -> None:
+        """The app's language switch: speak `code` now, and remember it (ui.json) for the
+        next start (where TUTOR_LANG and --lang, if given, still win)."""
+        i18n.set_language(code)
+        saved = settings.save(self.store.directory, lang=code)
+        translate_bindings(self)
+        if self.own_catalog and self.catalog is not None:  # the lessons, in their translations
+            self.load_lessons()
+        for screen in self.screen_stack:
+            translate_bindings(screen)
+            screen.refresh_bindings()
+        self.refresh_catalogs()
+        self.notify(_("Language: {name}. Screens opened from now on speak it.").format(
+            name=i18n.LANGUAGES[code]) + ("" if saved else " " + _("(not remembered: the "
+                                                                     "settings file could "
+                                                                     "not be written)")),
+                    timeout=5, markup=False)
+
     def on_unmount(self) -> None:
         self.stop_listening()
         if self.own_kernel:
@@ -114,7 +149,7 @@ class TutorApp(TutorHost):
         self.store.close()
 
     # ------------------------------------------------------------------ lessons
-    @work(thread=True, exit_on_error=False, group="catalog", description="load the lessons")
+    @work(thread=True, exit_on_error=False, group="catalog", description=N_("load the lessons"))
     def load_lessons(self) -> None:
         # unchanged files come from the catalog index (docs/performance.md); a lesson is
         # read and validated again from its file when it is opened (`open_from_catalog`)
@@ -127,9 +162,9 @@ class TutorApp(TutorHost):
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         self.catalog = message.catalog
         if self.catalog.errors:
-            self.notify(f"{len(self.catalog.errors)} lesson file(s) could not be loaded: they "
-                        "are listed at the end of the catalog, with why.", severity="warning",
-                        timeout=8, markup=False)
+            self.notify(_("{n} lesson file(s) could not be loaded: they are listed at the end "
+                          "of the catalog, with why.").format(n=len(self.catalog.errors)),
+                        severity="warning", timeout=8, markup=False)
         self.judged_for = None  # (a new catalog: judge its lessons against the kernel)
         self.check_requirements()
         self.refresh_catalogs()
@@ -154,7 +189,8 @@ class TutorApp(TutorHost):
             self.refresh_catalogs()
 
     # ------------------------------------------------------------------ kernel
-    @work(thread=True, exit_on_error=False, group="kernel-start", description="start the kernel")
+    @work(thread=True, exit_on_error=False, group="kernel-start",
+          description=N_("start the kernel"))
     def start_kernel(self) -> None:
         self.kernel.wait_ready()
 
@@ -168,9 +204,10 @@ class TutorApp(TutorHost):
         if state == "restarting" and self.kernel.channel is None and not any(
                 w.group == "kernel-start" and w.state is WorkerState.RUNNING for w in self.workers):
             # the kernel process died: say so, and start a new one now (not on next use)
-            why = (self.kernel.failure or "it stopped").splitlines()[0]
-            self.notify(f"The kernel stopped ({why}); restarting it. Your lesson will re-run "
-                        "its steps.", title="Kernel", severity="warning", timeout=8, markup=False)
+            why = (self.kernel.failure or _("it stopped")).splitlines()[0]
+            self.notify(_("The kernel stopped ({why}); restarting it. Your lesson will re-run "
+                          "its steps.").format(why=why), title=_("Kernel"), severity="warning",
+                        timeout=8, markup=False)
             self.start_kernel()
         busy = any(w.group in ("kernel", "repl") and w.state is WorkerState.RUNNING
                    for w in self.workers)
@@ -181,8 +218,9 @@ class TutorApp(TutorHost):
         if state == "ready" and not self.mode_told:
             self.mode_told = True
             if self.kernel.mode == "spawn":  # slower than fork: say so once, and why
-                self.notify(f"Lessons run in {self.kernel.describe_mode()}. A run right after "
-                            "another may wait a moment for its process.", title="Kernel",
+                self.notify(_("Lessons run in {mode}. A run right after another may wait a "
+                              "moment for its process.").format(
+                                  mode=self.kernel.describe_mode()), title=_("Kernel"),
                             timeout=10, markup=False)
         self.kernel_state = "busy" if state == "ready" and busy else state
 
@@ -197,7 +235,7 @@ class TutorApp(TutorHost):
             self.restart_kernel()
 
     @work(thread=True, exit_on_error=False, group="kernel-start",
-          description="restart the kernel")
+          description=N_("restart the kernel"))
     def restart_kernel(self) -> None:
         self.kernel.restart()
         self.kernel.wait_ready()
@@ -221,10 +259,11 @@ class TutorApp(TutorHost):
         error = worker.error
         what = worker.description or worker.name
         if isinstance(error, KernelError):
-            self.notify(f"{what}: {error}", title="Kernel", severity="error", timeout=10,
+            self.notify(f"{_(what)}: {error}", title=_("Kernel"), severity="error", timeout=10,
                         markup=False)
         else:
-            self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error",
+            self.notify(_("{what} failed: {error}").format(
+                what=_(what), error=f"{type(error).__name__}: {error}"), severity="error",
                         timeout=10, markup=False)
 
     # ------------------------------------------------------------------ lessons
@@ -283,11 +322,12 @@ class TutorApp(TutorHost):
         try:
             lesson = self.catalog.opened(lesson_id) if self.catalog else None
         except LessonError as exc:
-            self.notify(f"{lesson_id} cannot be opened: its file no longer loads:\n{exc}",
-                        severity="error", timeout=12, markup=False)
+            self.notify(_("{id} cannot be opened: its file no longer loads:\n{why}").format(
+                id=lesson_id, why=exc), severity="error", timeout=12, markup=False)
             return None
         if lesson is None:
-            self.notify(f"No lesson {lesson_id!r}.", severity="error", markup=False)
+            self.notify(_("No lesson {id}.").format(id=repr(lesson_id)), severity="error",
+                        markup=False)
         return lesson
 
     # ------------------------------------------------------------------ review
@@ -298,9 +338,9 @@ class TutorApp(TutorHost):
         self.review = queue(self.store)
         self.review_results = {}
         if not self.review:
-            self.notify("Nothing to review: no question is due, and every question you "
-                        "answered wrong or revealed has been answered right since.",
-                        title="Review", timeout=6, markup=False)
+            self.notify(_("Nothing to review: no question is due, and every question you "
+                          "answered wrong or revealed has been answered right since."),
+                        title=_("Review"), timeout=6, markup=False)
             return
         self.ask_question(0)
 
@@ -316,11 +356,12 @@ class TutorApp(TutorHost):
             try:  # (read and validated again if it came from the catalog index)
                 lesson = self.catalog.opened(question.lesson) if self.catalog else None
                 if lesson is None:
-                    raise LookupError(f"{question.lesson} is not in the catalog")
+                    raise LookupError(_("{lesson} is not in the catalog").format(
+                        lesson=question.lesson))
                 flow = ask_again(lesson, question.step, question.prompt, avoid=question.avoid)
             except (LookupError, LessonError) as exc:
-                self.notify(f"Review: {question.where()} is skipped: {exc}.",
-                            severity="warning", timeout=6, markup=False)
+                self.notify(_("Review: {where} is skipped: {why}.").format(
+                    where=question.where(), why=exc), severity="warning", timeout=6, markup=False)
                 index += 1
                 continue
             screen = LessonScreen(lesson, self.kernel, flow=flow,
@@ -344,28 +385,28 @@ class TutorApp(TutorHost):
         """Record a counted answer (and where to resume, unless None), in order."""
         self.write_attempt(self.writes.ticket(), attempt, total, position)
 
-    @work(thread=True, exit_on_error=False, group="progress", description="save an answer")
+    @work(thread=True, exit_on_error=False, group="progress", description=N_("save an answer"))
     def write_attempt(self, ticket: int, attempt: Attempt, total: int,
                       position: tuple[int, int] | None) -> None:
         store = self.store
         with self.writes.turn(ticket):  # (position None: the lesson's resume point stays)
             saved = store.record(attempt, total_prompts=total, position=position)
         if not saved:
-            self.post_message(ProgressProblem(store.notice or "progress was not saved"))
+            self.post_message(ProgressProblem(store.notice or _("progress was not saved")))
         self.tell_store_news()
 
     def save_position(self, lesson_id: str, position: tuple[int, int], run_id: str) -> None:
         """Remember where the learner is in a lesson, in order with the answers."""
         self.write_position(self.writes.ticket(), lesson_id, position, run_id)
 
-    @work(thread=True, exit_on_error=False, group="progress", description="save the position")
+    @work(thread=True, exit_on_error=False, group="progress", description=N_("save the position"))
     def write_position(self, ticket: int, lesson_id: str, position: tuple[int, int],
                        run_id: str) -> None:
         store = self.store
         with self.writes.turn(ticket):
             saved = store.set_position(lesson_id, position, run_id)
         if not saved and store.saving:
-            self.post_message(ProgressProblem(store.notice or "progress was not saved"))
+            self.post_message(ProgressProblem(store.notice or _("progress was not saved")))
         self.tell_store_news()
 
     def tell_store_news(self) -> None:
@@ -381,7 +422,8 @@ class TutorApp(TutorHost):
             self.post_message(ProgressProblem(summary))
 
     def on_progress_problem(self, event: ProgressProblem) -> None:
-        self.notify(event.notice, title="Progress", severity="warning", timeout=8, markup=False)
+        self.notify(event.notice, title=_("Progress"), severity="warning", timeout=8,
+                    markup=False)
 
     def action_help(self) -> None:
         from tutor.ui.screens.help import HelpScreen  # Markdown is costly to import

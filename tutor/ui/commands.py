@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from tutor.i18n import _
 from tutor.markup import plain_inline
 from tutor.ui.messages import OpenLesson
 from tutor.ui.text import plain
@@ -25,14 +26,14 @@ class LessonCommands(Provider):
         for lesson in catalog.lessons:
             pack = catalog.pack_of[lesson.id].title
             words = " ".join([lesson.title, lesson.id, lesson.topic, *lesson.tags, pack])
-            title = "Lesson: " + plain_inline(lesson.title)  # Markdown marks, dropped
+            title = _("Lesson: ") + plain_inline(lesson.title)  # Markdown marks, dropped
             yield lesson, title, words, f"{lesson.topic} · {pack} · {lesson.id}"
 
     def _open(self, lesson_id: str) -> None:
         self.app.post_message(OpenLesson(lesson_id))
 
     async def discover(self) -> Hits:
-        for lesson, title, _, help_text in self._lessons():
+        for lesson, title, _words, help_text in self._lessons():
             yield DiscoveryHit(plain(title), partial(self._open, lesson.id), help=help_text)
 
     async def search(self, query: str) -> Hits:

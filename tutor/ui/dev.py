@@ -27,6 +27,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from tutor.authoring.lint import lint_paths
+from tutor.i18n import N_
 from tutor.kernel import Kernel
 from tutor.lesson import Catalog, Lesson, LessonError, load_lesson
 from tutor.lesson.files import pack_manifest
@@ -44,7 +45,7 @@ POLL_SECONDS = 0.5
 class LoadErrorScreen(TutorScreen):
     """The problems of a lesson file that does not load; replaced once it does."""
 
-    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+    BINDINGS = [Binding("escape", "app.quit", N_("Quit"))]
 
     def __init__(self, path: Path, problems: str):
         super().__init__()

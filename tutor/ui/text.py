@@ -9,6 +9,7 @@ characters in it (`tutor.safetext.sanitize`).
 from __future__ import annotations
 
 from textual.content import Content
+from textual.dom import DOMNode
 
 from tutor.safetext import sanitize
 
@@ -17,3 +18,21 @@ def plain(text: str, style: str = "") -> Content:
     """`text` as literal, terminal-safe Content (optionally styled)."""
     clean = sanitize(text)
     return Content.styled(clean, style) if style else Content(clean)
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Show `node`'s key bindings in the current language: each description is its
+    class's English one (marked with `N_`) through the translation layer, so that calling
+    this again after the language changed shows the new one."""
+    from dataclasses import replace
+
+    from tutor.i18n import _
+
+    english = type(node)._merged_bindings
+    if english is None:
+        return
+    source = {(b.key, b.action): b.description for _k, b in english}
+    for key, bindings in node._bindings.key_to_bindings.items():
+        node._bindings.key_to_bindings[key] = [
+            replace(b, description=_(source.get((b.key, b.action), b.description)))
+            for b in bindings]

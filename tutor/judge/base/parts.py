@@ -26,6 +26,14 @@ class Said:
 
 
 @dataclass(frozen=True)
+class Fill(Said):
+    """A value the judge's code computed (a count, a name, a shape), shown as it is: like
+    the learner's words, a placeholder in the sentence its translation reorders."""
+
+    limit: int = 10**9
+
+
+@dataclass(frozen=True)
 class Live:
     obs: dict[str, Any]
 

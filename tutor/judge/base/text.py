@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 
 from .errors import MAX_CHARS, InvalidPrediction
-from .parts import short
+from .parts import Fill, short
 
 NONE_WORDS = frozenset({"none", "null", "nil"})
 
@@ -39,7 +39,8 @@ _CHAR_MAP = str.maketrans(
 def check_length(text: str) -> None:
     if len(text) > MAX_CHARS:
         raise InvalidPrediction(
-            f"That answer is too long ({len(text):,} characters; the limit is {MAX_CHARS:,}).",
+            "That answer is too long (", Fill(f"{len(text):,}"), " characters; the limit is ",
+            Fill(f"{MAX_CHARS:,}"), ").",
             how=False,
         )
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import overload
 
+from tutor import i18n
+
 from ..base.obs import Obs, items, otype
-from ..base.parts import Item, Live, Part, Said
+from ..base.parts import Fill, Item, Live, Msg, Part, Said
 from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
 from ..reading.predictions import BoolP, NumP, Pred, SeqP, TensorP, TextP, pred_text
 from .index import Elements, match, tensor_elements
@@ -56,18 +58,20 @@ def _listed(parts: Sequence[Part], n: int) -> tuple[Part, ...]:
         out += [", "] if k else []
         out.append(part)
     if n > 8:
-        out.append(f", \u2026 ({n} in all)")
+        out += [", ", Fill(i18n._("\u2026 ({n} in all)").format(n=n))]
     return tuple(out)
 
 
-def _all_of(n: int, ordered: bool) -> str:
+def _all_of(n: int, ordered: bool) -> Msg:
     """What a right answer named: 'Both items, in order.'"""
     if n == 0:
-        return "It is empty."
+        return ("It is empty.",)
     if n == 1:
-        return "Exactly that, and nothing more."
-    what = "Both items" if n == 2 else f"All {n} items"
-    return f"{what}, in order." if ordered else f"{what}."
+        return ("Exactly that, and nothing more.",)
+    if n == 2:
+        return ("Both items, in order.",) if ordered else ("Both items.",)
+    return (("All ", Fill(str(n)), " items, in order.") if ordered
+            else ("All ", Fill(str(n)), " items."))
 
 
 def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -> Outcome:
@@ -95,14 +99,16 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     in_order = all(i == j for i, j in pairs.items())
     if not missing and not extra:
         if not ordered or in_order:
-            return correct(_all_of(n, ordered))
+            return correct(*_all_of(n, ordered))
         details = (("The live order is ", Live(live), "."),)
         if otype(live) in _POSITIONAL:  # strides, sizes, a tuple of gradients: order is the answer
             return incorrect("Right items, but in the wrong order: here the order is the answer.",
                              details=details)
         return partial("Right items, wrong order.", details=details)
     if not preds:
-        return incorrect(f"The live value has {n} item{'' if n == 1 else 's'}: ", Live(live), ".")
+        if n == 1:
+            return incorrect("The live value has 1 item: ", Live(live), ".")
+        return incorrect("The live value has ", Fill(str(n)), " items: ", Live(live), ".")
     if not lives:
         return incorrect("The live value is empty: ", Live(live), ".")
     if right == 0:
@@ -113,20 +119,25 @@ def compare_items(p: SeqP, live: Obs, tol: Tolerance | None, *, ordered: bool) -
     if repeats:  # a typed item that is live, typed more often than it is there
         extra = [Said(texts[i], 40) for i in range(len(preds))
                  if i not in pairs and texts[i] not in repeats]
-        told = [f"{t} appears {_times(live_n)} in the live value, not {_times(typed_n)}"
+        told = [i18n._("{item} appears {live} in the live value, not {said}").format(
+                    item=t, live=_times(live_n), said=_times(typed_n))
                 for t, (typed_n, live_n) in repeats.items()]
-        parts_r: list[Part] = ["; ".join(told)]
+        parts_r: list[Part] = [Fill("; ".join(told))]
         if missing:
             parts_r += ["; missing: ", *_listed(missing, len(missing))]
         if extra:
             parts_r += ["; not in the live value: ", *_listed(extra, len(extra))]
         return partial(*parts_r, ".")
     if not missing:
-        verb = "is" if len(extra) == 1 else "are"
-        there = {1: "The live item is", 2: "Both live items are"}.get(n, f"All {n} live items are")
-        return partial(f"{there} there, but you also listed ",
-                       *_listed(extra, len(extra)), f", which {verb} not in it.")
-    parts: list[Part] = [f"{right} of {n} right; missing: ", *_listed(missing, len(missing))]
+        end = ", which is not in it." if len(extra) == 1 else ", which are not in it."
+        if n in (1, 2):
+            there = ("The live item is there, but you also listed " if n == 1
+                     else "Both live items are there, but you also listed ")
+            return partial(there, *_listed(extra, len(extra)), end)
+        return partial("All ", Fill(str(n)), " live items are there, but you also listed ",
+                       *_listed(extra, len(extra)), end)
+    parts: list[Part] = [Fill(str(right)), " of ", Fill(str(n)), " right; missing: ",
+                         *_listed(missing, len(missing))]
     if extra:
         parts += ["; not in the live value: ", *_listed(extra, len(extra))]
     return partial(*parts, ".")
@@ -191,7 +202,9 @@ def shares_an_item(p: SeqP, live: Obs, tol: Tolerance | None) -> bool:
 
 
 def _times(k: int) -> str:
-    return {1: "once", 2: "twice"}.get(k, f"{k} times")
+    if k in (1, 2):
+        return i18n._("once") if k == 1 else i18n._("twice")
+    return i18n._("{n} times").format(n=k)
 
 
 def _repeats(preds: list[Pred], texts: list[str], pairs: dict[int, int], lives: Sequence[Obs],

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 
+from tutor import i18n
+
 from ..base.dtypes import spacing
 from ..base.verdict import Tolerance
 from ..reading.numbers import NumLit, half_unit, magnitude
@@ -110,12 +112,14 @@ def hint(p: NumLit, live: int | float, dtype: str = "float64") -> str | None:
     decimals = round(-math.log10(2 * gap))
     sig = decimals + magnitude(v) + 1
     if (abs(v) < 1e-3 or abs(v) >= 1e6) and 1 <= sig <= 15:
-        at = f"At {sig} significant digits the live value is {v:.{sig - 1}e}."
+        at = i18n._("At {n} significant digits the live value is {value}.").format(
+            n=sig, value=f"{v:.{sig - 1}e}")
     elif 0 <= decimals <= 12:
-        unit = "decimal" if decimals == 1 else "decimals"
-        at = f"At {decimals} {unit} the live value is {v:.{decimals}f}."
+        at = i18n.ngettext("At {n} decimal the live value is {value}.",
+                           "At {n} decimals the live value is {value}.", decimals).format(
+                               n=decimals, value=f"{v:.{decimals}f}")
     else:
         return None
     if p.decimals is not None and p.sig < 2:
-        return f"Numbers are read to at least two significant digits. {at}"
+        return i18n._("Numbers are read to at least two significant digits.") + " " + at
     return at

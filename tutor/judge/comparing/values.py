@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tutor import i18n
+
 from ..base import dtypes
 from ..base.obs import (
     Obs,
@@ -15,7 +17,7 @@ from ..base.obs import (
     tensor_leaves,
     tensor_shape,
 )  # fmt: skip
-from ..base.parts import Item, Live, Said
+from ..base.parts import Fill, Item, Live, Msg, Said
 from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
 from ..reading.grammar import Cplx
 from ..reading.numbers import NumLit, bool_lit
@@ -55,18 +57,22 @@ def scalar_obs(v: Scalar | bool, dtype: str = "float64") -> Obs:
 def claim_problems(c: Claims, live: Obs) -> list[str]:
     out: list[str] = []
     if c.requires_grad is not None and c.requires_grad != bool(live.get("requires_grad")):
-        out.append(f"requires_grad is {not c.requires_grad}, not {c.requires_grad}")
+        out.append(i18n._("requires_grad is {live}, not {said}").format(
+            live=not c.requires_grad, said=c.requires_grad))
     if c.grad_fn is not None:
         live_fn = str(live.get("grad_fn") or "None")
         if c.grad_fn.casefold() != live_fn.casefold():
-            out.append(f"grad_fn is {live_fn}, not {c.grad_fn}")
+            out.append(i18n._("grad_fn is {live}, not {said}").format(live=live_fn,
+                                                                      said=c.grad_fn))
     if c.device is not None:
         live_dev = str(live.get("device", "cpu"))
         claimed = c.device.casefold()
         if claimed != live_dev.casefold() and claimed != live_dev.split(":")[0].casefold():
-            out.append(f"the device is {live_dev}, not {c.device}")
+            out.append(i18n._("the device is {live}, not {said}").format(live=live_dev,
+                                                                         said=c.device))
     if c.is_parameter is not None and c.is_parameter != bool(live.get("is_parameter")):
-        out.append("it is not an nn.Parameter" if c.is_parameter else "it is an nn.Parameter")
+        out.append(i18n._("it is not an nn.Parameter") if c.is_parameter
+                   else i18n._("it is an nn.Parameter"))
     return out
 
 
@@ -74,8 +80,9 @@ def compare_number(p: NumP, live: Obs, tol: Tolerance | None, answer: str) -> Ou
     v = single_number(live)
     if v is None:
         if otype(live) == "tensor":
-            return incorrect(f"The live value is a tensor of shape "
-                             f"{fmt_shape(tensor_shape(live))}, not one number: ", Live(live), ".")
+            return incorrect("The live value is a tensor of shape ",
+                             Fill(fmt_shape(tensor_shape(live))), ", not one number: ",
+                             Live(live), ".")
         return incorrect("The live value is ", Live(live), ", not a number.")
     dtype = number_dtype(live)
     ok = leaf_matches(p.lit, v, dtype, tol)
@@ -83,7 +90,7 @@ def compare_number(p: NumP, live: Obs, tol: Tolerance | None, answer: str) -> Ou
     if ok and not problems:
         return correct("The live value is ", Live(live), ".")
     if ok:
-        return incorrect(f"The value is right, but {'; '.join(problems)}.")
+        return incorrect("The value is right, but ", Fill("; ".join(problems)), ".")
     details: tuple[tuple[str], ...] = ()
     if isinstance(p.lit, NumLit) and not isinstance(v, complex) and tol is None:
         why = hint(p.lit, v, dtype)
@@ -121,14 +128,16 @@ def compare_tensor(p: TensorP, live: Obs, tol: Tolerance | None) -> Outcome:
     details: list[tuple[str | Said | Item, ...]] = []
     values_ok = reshaped = False
     if p.shape is not None and p.shape != shape:
-        problems.append(f"the live tensor has shape {fmt_shape(shape)}, not {fmt_shape(p.shape)}")
+        problems.append(i18n._("the live tensor has shape {live}, not {said}").format(
+            live=fmt_shape(shape), said=fmt_shape(p.shape)))
         reshaped = _same_one_value(p, live, shape, tol)
     else:
         leaves = tensor_leaves(live)
         if leaves is None:
             return incorrect(
-                f"The live tensor is too large to show ({numel(shape):,} elements), so I can't "
-                f"confirm its values; its shape {fmt_shape(shape)} matches yours.")
+                "The live tensor is too large to show (", Fill(f"{numel(shape):,}"),
+                " elements), so I can't confirm its values; its shape ", Fill(fmt_shape(shape)),
+                " matches yours.")
         if p.uniform:
             bad = _uniform_misses(p.leaves[0], leaves, live_dtype, tol)
         else:
@@ -136,39 +145,47 @@ def compare_tensor(p: TensorP, live: Obs, tol: Tolerance | None) -> Outcome:
                    if not leaf_matches(a, b, live_dtype, tol)]
         values_ok = not bad
         if bad:
-            problems.append(f"{len(bad)} of {len(leaves)} values differ")
+            problems.append(i18n._("{n} of {count} values differ").format(n=len(bad),
+                                                                          count=len(leaves)))
             for i in bad[:5]:
-                where = _index(i, shape) if shape else "the value"
+                where = _index(i, shape) if shape else i18n._("the value")
                 said = leaf_text(p.leaves[0] if p.uniform else p.leaves[i])
                 said += "0" if said.endswith(".") else ""  # `0.` beside the live 3.0: 0.0
-                details.append((f"At {where}: you said ", Said(said), ", the live value is ",
+                details.append(("At ", Fill(where), ": you said ", Said(said),
+                                ", the live value is ",
                                 Item(scalar_obs(leaves[i], live_dtype)), "."))
     dtype_off = _dtype_difference(p, live_dtype)
     claimed = claim_problems(p.claims, live)
     if reshaped and not claimed and not dtype_off:
-        return partial(f"Right value, but the live value is {_one(shape)}, not "
-                       f"{_one(p.shape or ())}: ", Live(live), ".")
+        return partial("Right value, but the live value is ", Fill(_one(shape)), ", not ",
+                       Fill(_one(p.shape or ())), ": ", Live(live), ".")
     if problems or claimed:
         if p.dtype and dtype_off:
-            problems.append(f"the dtype is {live_dtype}, not {p.dtype}")
+            problems.append(i18n._("the dtype is {live}, not {said}").format(live=live_dtype,
+                                                                             said=p.dtype))
         said = "; ".join(problems + claimed)
-        said = f"Values right, but {said}" if values_ok else said[:1].upper() + said[1:]
-        return incorrect(f"{said}. The live value is ", Live(live), ".", details=tuple(details))
+        if values_ok:
+            return incorrect("Values right, but ", Fill(said), ". The live value is ",
+                             Live(live), ".", details=tuple(details))
+        return incorrect(Fill(said[:1].upper() + said[1:]), ". The live value is ", Live(live),
+                         ".", details=tuple(details))
     if dtype_off:
-        return partial(f"Right values, but the dtype differs: the live tensor is {live_dtype}; "
-                       f"yours, as written, is {dtype_off}.")
+        return partial("Right values, but the dtype differs: the live tensor is ",
+                       Fill(live_dtype), "; yours, as written, is ", Fill(dtype_off), ".")
     if p.uniform and p.shape is None:
         n = numel(shape)
-        return correct(f"All {n} value{'s' * (n != 1)} are {leaf_text(p.leaves[0])}."
-                       if n != 1 else f"Its one value is {leaf_text(p.leaves[0])}.")
+        if n != 1:
+            return correct("All ", Fill(str(n)), " values are ", Fill(leaf_text(p.leaves[0])),
+                           ".")
+        return correct("Its one value is ", Fill(leaf_text(p.leaves[0])), ".")
     return correct("The live value is ", Live(live), ".")
 
 
 def _one(shape: tuple[int, ...]) -> str:
     """A one-element tensor's shape, in words."""
     if shape == ():
-        return "a 0-d tensor (one number, shape ())"
-    return f"a one-element tensor of shape {fmt_shape(shape)}"
+        return i18n._("a 0-d tensor (one number, shape ())")
+    return i18n._("a one-element tensor of shape {shape}").format(shape=fmt_shape(shape))
 
 
 def _same_one_value(p: TensorP, live: Obs, shape: tuple[int, ...],
@@ -225,14 +242,15 @@ def compare_shape(p: ShapeP, live: Obs) -> Outcome:
     if dims is None:
         return incorrect("The live value is ", Live(live), ", not a shape.")
     if p.dims == dims:
-        return correct(f"The shape is {fmt_shape(dims)}.")
-    details: tuple[tuple[str], ...] = ()
+        return correct("The shape is ", Fill(fmt_shape(dims)), ".")
+    details: tuple[Msg, ...] = ()
     if sorted(p.dims) == sorted(dims):
         details = (("Same sizes, in a different order.",),)
     elif len(p.dims) != len(dims):
-        details = ((f"The live value has {len(dims)} dimensions, not {len(p.dims)}.",),)
-    return incorrect(f"You said {fmt_shape(p.dims)}; the live shape is {fmt_shape(dims)}.",
-                     details=details)
+        details = (("The live value has ", Fill(str(len(dims))), " dimensions, not ",
+                    Fill(str(len(p.dims))), "."),)
+    return incorrect("You said ", Fill(fmt_shape(p.dims)), "; the live shape is ",
+                     Fill(fmt_shape(dims)), ".", details=details)
 
 
 def live_dtype(live: Obs) -> str | None:
@@ -251,5 +269,6 @@ def compare_dtype(p: DtypeP, live: Obs) -> Outcome:
     if name is None:
         return incorrect("The live value is ", Live(live), ", not a dtype.")
     if p.name == name:
-        return correct(f"The dtype is torch.{name}.")
-    return incorrect(f"You said torch.{p.name}; the live dtype is torch.{name}.")
+        return correct("The dtype is ", Fill(f"torch.{name}"), ".")
+    return incorrect("You said ", Fill(f"torch.{p.name}"), "; the live dtype is ",
+                     Fill(f"torch.{name}"), ".")

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from tutor import i18n
+
 from ..base.obs import Obs, otype, public_exception_name, single_number, token, truncated
-from ..base.parts import Live, Said, short
+from ..base.parts import Fill, Live, Msg, Said, short
 from ..base.text import NONE_WORDS, collapse, normalise_chars, strip_noise
 from ..base.verdict import Outcome, correct, incorrect, partial
 from ..reading.predictions import BoolP, ExcP, StdoutP, TextP
@@ -29,37 +31,42 @@ def compare_bool(p: BoolP, live: Obs) -> Outcome:
     if v is None:
         return incorrect("The live value is ", Live(live), ", not yes or no.")
     if p.value == v:
-        return correct(f"{_yes_no(v).capitalize()}: the live value is {v}." if p.worded
-                       else f"It is {v}.")
+        if p.worded:
+            return correct("Yes: the live value is True." if v
+                           else "No: the live value is False.")
+        return correct("It is ", Fill(str(v)), ".")
     if p.worded:
-        return incorrect(f"You said {_yes_no(p.value)}; it is {_yes_no(v)} "
-                         f"(the live value is {v}).")
-    return incorrect(f"You said {p.value}; the live value is {v}.")
+        return incorrect("You said ", Fill(_yes_no(p.value)), "; it is ", Fill(_yes_no(v)),
+                         " (the live value is ", Fill(str(v)), ").")
+    return incorrect("You said ", Fill(str(p.value)), "; the live value is ", Fill(str(v)), ".")
 
 
 def _yes_no(value: bool) -> str:
-    return "yes" if value else "no"
+    return i18n._("yes") if value else i18n._("no")
 
 
 def compare_storage(p: BoolP, live: Obs) -> Outcome:
     v = live_bool(live)
     if v is None:
         return incorrect("The live value is ", Live(live), ", not yes or no.")
-    fact = "they share memory (one storage)" if v else "they do not share memory"
     if p.value == v:
-        return correct(f"{fact[0].upper()}{fact[1:]}.")
-    return incorrect(f"You said {_yes_no(p.value)}; {fact}.")
+        return correct("They share memory (one storage)." if v
+                       else "They do not share memory.")
+    if v:
+        return incorrect("You said ", Fill(_yes_no(p.value)),
+                         "; they share memory (one storage).")
+    return incorrect("You said ", Fill(_yes_no(p.value)), "; they do not share memory.")
 
 
 def compare_text(p: TextP, live: Obs) -> Outcome:
     if name_matches(p.token, live):
         return correct("The live value is ", Live(live), ".")
-    details: tuple[tuple[str], ...] = ()
+    details: tuple[Msg, ...] = ()
     tok = token(live)
     if tok and p.token and text_key(tok) == text_key(p.token):
-        details = ((f"Case matters here: the live value is {tok}.",),)
+        details = (("Case matters here: the live value is ", Fill(tok), "."),)
     elif tok and p.token and text_key(tok).startswith(text_key(p.token)):
-        details = ((f"Close, but the live value is longer: {tok}.",),)
+        details = (("Close, but the live value is longer: ", Fill(tok), "."),)
     return incorrect("You said ", Said(p.token, 60), "; the live value is ", Live(live), ".",
                      details=details)
 
@@ -70,7 +77,12 @@ def _article(word: str) -> str:
 
 def _sentence(text: str) -> str:
     """End with one period (an exception message may already end with one)."""
-    return text if text.endswith((".", "\u2026", "!", "?")) else text + "."
+    return text + _end(text)
+
+
+def _end(text: str) -> str:
+    """The period a sentence ending in `text` needs: none after one already there."""
+    return "" if text.endswith((".", "\u2026", "!", "?")) else "."
 
 
 def live_exception(live: Obs) -> Obs:
@@ -95,24 +107,25 @@ def compare_exception(p: ExcP, live: Obs) -> Outcome:
     # value (quoted in both, torch's long messages filled eight lines: reader r32)
     said = raised if len(msg) <= 80 and "\n" not in msg else name
     if p.mode == "none":
-        return incorrect(_sentence(f"It raised {said}"))
+        return incorrect("It raised ", Fill(said), _end(said))
     mro = [exception_name(str(m)) for m in live.get("mro", [])]
     generic = p.mode == "any" or (exception_name(p.name) in _ANY_EXCEPTION
                                   and exception_name(p.name) in mro)
     if generic and exception_name(name) not in _ANY_EXCEPTION:
         # hedging must not beat knowing: "it raises" / "Exception" is half of "RuntimeError"
-        return partial(f"It raises, yes: {_article(name)} {name}. Name the class for full credit.",
-                       details=((raised,),))
+        return partial("It raises, yes: ", Fill(f"{_article(name)} {name}"),
+                       ". Name the class for full credit.", details=((raised,),))
     if p.mode == "any":
-        return correct(_sentence(f"It raises {said}"))
+        return correct("It raises ", Fill(said), _end(said))
     typed = exception_name(p.name)
     if typed == exception_name(name):
-        return correct(_sentence(f"It raises {said}"))
+        return correct("It raises ", Fill(said), _end(said))
     if typed in mro:
         return correct(
-            f"It raises {name}, which is {_article(p.name)} {p.name}; "
-            f"the exact type is {name}.", details=((raised,),))
-    return incorrect(f"It raised {name}, not {p.name}.", details=((raised,),))
+            "It raises ", Fill(name), ", which is ", Fill(f"{_article(p.name)} {p.name}"),
+            "; the exact type is ", Fill(name), ".", details=((raised,),))
+    return incorrect("It raised ", Fill(name), ", not ", Fill(p.name), ".",
+                     details=((raised,),))
 
 
 def _variants(typed: str, live_text: str) -> list[str]:
@@ -172,21 +185,23 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
     says_none = collapse(strip_noise(p.text)).casefold() in NONE_WORDS
     if want in forms or (p.says_empty and not want) or (says_none and want == "None") \
             or _lines_with_commas(_variants(p.text, live_text), live_text):
-        return correct(f"It printed {shown}.")
+        return correct("It printed ", Fill(shown), ".")
     if truncated(live) and any(f.startswith(want) for f in forms):
         return incorrect("The output was too long to show in full, so I can't confirm the rest.")
-    details: tuple[tuple[str], ...] = ()
+    details: tuple[Msg, ...] = ()
     typed = forms[-1]
     by_line = _line_difference(p.text, live_text)
     if by_line:
-        details = ((by_line,),)
+        details = (by_line,)
     elif want and typed:
         n = first_difference(typed, want)
-        details = ((f"The first difference is at character {n + 1}: {short(want[n:], 40)!r}.",),)
-    return incorrect(f"You said {short(typed, 80)!r}; it printed {shown!r}.", details=details)
+        details = (("The first difference is at character ", Fill(str(n + 1)), ": ",
+                    Fill(repr(short(want[n:], 40))), "."),)
+    return incorrect("You said ", Fill(repr(short(typed, 80))), "; it printed ",
+                     Fill(repr(shown)), ".", details=details)
 
 
-def _line_difference(typed: str, live_text: str) -> str | None:
+def _line_difference(typed: str, live_text: str) -> Msg | None:
     """Where an answer typed line by line (or with commas between the lines, or, for
     output of one word a line, with spaces) first differs from the printed lines:
     `Line 3: you said 'hook_a'; it printed 'hook_b'.` (a character count pointed at
@@ -205,10 +220,13 @@ def _line_difference(typed: str, live_text: str) -> str | None:
         return None
     for k, (said, printed) in enumerate(zip(parts, lines, strict=False), 1):
         if said != printed:
-            return f"Line {k}: you said {short(said, 40)!r}; it printed {short(printed, 40)!r}."
+            return ("Line ", Fill(str(k)), ": you said ", Fill(repr(short(said, 40))),
+                    "; it printed ", Fill(repr(short(printed, 40))), ".")
     if len(parts) < len(lines):
-        return (f"It printed {len(lines)} lines, you said {len(parts)}; the next one is "
-                f"{short(lines[len(parts)], 40)!r}.")
+        return ("It printed ", Fill(str(len(lines))), " lines, you said ",
+                Fill(str(len(parts))), "; the next one is ",
+                Fill(repr(short(lines[len(parts)], 40))), ".")
     if len(parts) > len(lines):
-        return f"It printed only {len(lines)} lines; you said {len(parts)}."
+        return ("It printed only ", Fill(str(len(lines))), " lines; you said ",
+                Fill(str(len(parts))), ".")
     return None

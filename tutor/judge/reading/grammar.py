@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..base.errors import InvalidPrediction
-from ..base.parts import Said
+from ..base.parts import Fill, Said
 from ..base.text import NONE_WORDS
 from . import numbers as nums
 from .lexer import Token, tokenize
@@ -103,7 +103,8 @@ def as_number(node: Node) -> Num | Cplx | None:
 
 def _real(node: Num | Cplx, op: str) -> NumLit:
     if isinstance(node, Cplx):
-        raise InvalidPrediction(f"I compute with complex numbers only by + and -, not {op}.",
+        raise InvalidPrediction("I compute with complex numbers only by + and -, not ",
+                                Fill(op), ".",
                                 how=False)
     return node.lit
 
@@ -115,7 +116,8 @@ def _operand(node: Node, op: str) -> Num | Cplx:
     if isinstance(node, Name):
         raise InvalidPrediction("I compute only with numbers, and ", Said(node.value),
                                 " is not one I know.")
-    raise InvalidPrediction(f"I compute ({op}) only with numbers: write the values themselves.")
+    raise InvalidPrediction("I compute (", Fill(op), ") only with numbers: write the values "
+                            "themselves.")
 
 
 def arith(op: str, left: Node, right: Node) -> Num | Cplx:
@@ -184,10 +186,14 @@ class _Parser:
     def fail(self, what: str | None = None) -> None:
         tok = self.tok
         if tok.kind == "EOF":
-            raise InvalidPrediction("The answer ends too early" + (f": {what}." if what else "."))
+            if what:
+                raise InvalidPrediction("The answer ends too early: ", Fill(what), ".")
+            raise InvalidPrediction("The answer ends too early.")
         shown = tok.text if tok.kind != "STR" else repr(tok.text)
-        raise InvalidPrediction("I can't read the answer at ", Said(repr(shown), 40),
-                                f" ({what})." if what else ".")
+        if what:
+            raise InvalidPrediction("I can't read the answer at ", Said(repr(shown), 40),
+                                    " (", Fill(what), ").")
+        raise InvalidPrediction("I can't read the answer at ", Said(repr(shown), 40), ".")
 
     # value := sum
     def value(self) -> Node:

@@ -10,7 +10,7 @@ import re
 from typing import NamedTuple
 
 from ..base.errors import MAX_DEPTH, MAX_DIGITS, MAX_SCALARS, MAX_TOKENS, InvalidPrediction
-from ..base.parts import Said
+from ..base.parts import Fill, Said
 from .numbers import NUMBER_RE
 
 _TOKEN = re.compile(
@@ -59,7 +59,7 @@ def _unescape(body: str) -> str:
 def _fail_at(text: str, pos: int) -> InvalidPrediction:
     ch = text[pos]
     if ch in "'\"":
-        return InvalidPrediction(f"A quote ({ch}) is not closed.")
+        return InvalidPrediction("A quote (", Fill(ch), ") is not closed.")
     if ch == "<":
         return InvalidPrediction("A '<' is not closed with '>'.")
     if ch.isdigit() or ch == ".":
@@ -90,17 +90,21 @@ def tokenize(text: str) -> list[Token]:
                 depth += 1
                 if depth > MAX_DEPTH:
                     raise InvalidPrediction(
-                        f"That answer is nested too deeply (the limit is {MAX_DEPTH} levels).",
+                        "That answer is nested too deeply (the limit is ", Fill(str(MAX_DEPTH)),
+                        " levels).",
                         how=False)
             elif value in _CLOSE:
                 depth -= 1
                 if depth < 0:
-                    raise InvalidPrediction(f"A '{value}' closes a bracket that was never opened.")
+                    raise InvalidPrediction("A ", Fill(repr(value)),
+                                            " closes a bracket that was never opened.")
         else:
             scalars += 1
             if scalars > MAX_SCALARS:
                 raise InvalidPrediction(
-                    f"That answer has too many values (the limit is {MAX_SCALARS:,}).", how=False)
+                    "That answer has too many values (the limit is ", Fill(f"{MAX_SCALARS:,}"),
+                    ").",
+                    how=False)
             if kind == "DNAME":
                 num = NUMBER_RE.match(text, start)
                 if num is not None and num.end() >= pos:  # 0.j, 1.e5: numbers
@@ -110,7 +114,9 @@ def tokenize(text: str) -> list[Token]:
             if kind == "NUM":
                 if len(value) > MAX_DIGITS and sum(c.isdigit() for c in value) > MAX_DIGITS:
                     raise InvalidPrediction(
-                        f"That number has too many digits (the limit is {MAX_DIGITS}).", how=False)
+                        "That number has too many digits (the limit is ",
+                        Fill(str(MAX_DIGITS)), ").",
+                        how=False)
             elif kind == "STR":
                 value = _unescape(value[1:-1])
             elif kind == "ANGLE":

@@ -20,7 +20,7 @@ from functools import cached_property
 from itertools import product
 
 from ..base.errors import MAX_DIGITS, InvalidPrediction
-from ..base.parts import Said
+from ..base.parts import Fill, Said
 
 NUMBER_RE = re.compile(
     r"(?:[0-9]+(?:_[0-9]+)*(?:\.(?:[0-9]+(?:_[0-9]+)*)?)?|\.[0-9]+(?:_[0-9]+)*)"
@@ -116,7 +116,8 @@ def read_number(text: str, *, checked: bool = False) -> NumLit:
     whole, point, frac = mantissa.partition(".")
     digits = whole + frac
     if len(digits) + len(exp_text) > MAX_DIGITS:
-        raise InvalidPrediction(f"That number has too many digits (the limit is {MAX_DIGITS}).",
+        raise InvalidPrediction("That number has too many digits (the limit is ",
+                                Fill(str(MAX_DIGITS)), ").",
                                 how=False)
     is_int = not point and not exp_text
     exponent = int(exp_text) if exp_text else 0

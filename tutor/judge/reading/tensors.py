@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..base import dtypes
 from ..base.errors import InvalidPrediction
-from ..base.parts import Said
+from ..base.parts import Fill, Said
 from ..base.text import collapse
 from .grammar import (
     Angle,
@@ -105,7 +105,7 @@ def _claims(
         elif key == "device":
             dev = _device(node)
         else:
-            raise InvalidPrediction("I can't check ", Said(key), f"= on a tensor; {_KW_HELP}.",
+            raise InvalidPrediction("I can't check ", Said(key), "= on a tensor; " + _KW_HELP + ".",
                                     how=False)
     return Claims(rg, gf, dev, base.is_parameter), dtype, size
 
@@ -203,7 +203,8 @@ def read_tensor(node: Node) -> TensorP:
     shape, leaves = _nest(node)
     if size is not None and size != shape:
         if leaves or 0 not in size:
-            raise InvalidPrediction(f"size={size} does not match the values' shape {shape}.",
+            raise InvalidPrediction("size=", Fill(str(size)), " does not match the values' shape ",
+                                    Fill(str(shape)), ".",
                                     how=False)
         shape = size  # torch prints an empty (0, 3) tensor as tensor([], size=(0, 3))
     return TensorP(shape, tuple(leaves), dtype, _implied(leaves, is_call), claims,

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..base import dtypes
 from ..base.errors import InvalidPrediction
-from ..base.parts import Said
+from ..base.parts import Fill, Said
 from ..base.text import NONE_WORDS, collapse
 from .grammar import (
     Angle,
@@ -120,7 +120,8 @@ def read_number_pred(text: str) -> NumP | NoneP:
         if len(t.leaves) == 1 and not t.uniform:
             leaf = t.leaves[0]
             return NumP(bool_lit(leaf) if isinstance(leaf, bool) else leaf, t.claims)
-        raise InvalidPrediction(f"Type one number; that has {len(t.leaves)} values.", how=False)
+        raise InvalidPrediction("Type one number; that has ", Fill(str(len(t.leaves))), " values.",
+                                how=False)
     raise InvalidPrediction("I can't read that as a number.")
 
 

@@ -3,22 +3,49 @@
 
 from __future__ import annotations
 
+from tutor import i18n
+
 from ..base.parts import Item, Live, Msg, Said, short
 from .display import PLAIN, Style, show, show_item
 
 
 def render(msg: Msg, style: Style = PLAIN) -> str:
+    """The message as text, in the current language: its prose with a placeholder for
+    each value (`The live value is {0}, not {1}.`) is the catalog's msgid (the judge's
+    sentences are translated whole, so that word order may change); a message the
+    catalog does not hold is said in English."""
     out = []
-    for part in msg:
+    template: list[str] = []
+    values: list[str] = []
+    parts = list(msg)
+    listing = False  # inside `a, b, c`
+    for k, part in enumerate(parts):
         if isinstance(part, str):
             out.append(part)
-        elif isinstance(part, Said):
-            out.append(short(part.text, part.limit))
+            listing = (part == ", " and 0 < k < len(parts) - 1
+                       and not isinstance(parts[k - 1], str) and not isinstance(parts[k + 1], str))
+            if listing:  # `a, b, c` (items listed one part each): one value of the sentence
+                values[-1] += part
+            else:
+                template.append(part.replace("{", "{{").replace("}", "}}"))
+            continue
+        if isinstance(part, Said):
+            value = short(part.text, part.limit)
         elif isinstance(part, Live):
-            out.append(one_line(show(part.obs, style)))
+            value = one_line(show(part.obs, style))
         elif isinstance(part, Item):
-            out.append(show_item(part.obs))
-    text = "".join(out)
+            value = show_item(part.obs)
+        else:
+            continue
+        out.append(value)
+        if listing:
+            values[-1] += value  # (continues the listing)
+            listing = False
+        else:
+            template.append(f"{{{len(values)}}}")
+            values.append(value)
+    translated = i18n.template("".join(template))
+    text = translated.format(*values) if translated is not None else "".join(out)
     if text.endswith("..") and not text.endswith("..."):
         text = text[:-1]  # a sentence ends once, even after "1."
     return text
@@ -35,14 +62,15 @@ def listing(examples: list[str]) -> str:
     """`a`, `a or b`, `a, b or c`."""
     if len(examples) <= 1:
         return "".join(examples)
-    return ", ".join(examples[:-1]) + " or " + examples[-1]
+    return ", ".join(examples[:-1]) + i18n._(" or ") + examples[-1]
 
 
 def how_to(how: str, examples: list[str]) -> str:
     """The sentence an unreadable answer's message ends with: `how`, then the
     examples (already chosen to be wrong for this question)."""
     how = how.rstrip(".")
-    return f"{how}, like {listing(examples)}." if examples else f"{how}."
+    return (i18n._("{how}, like {examples}.").format(how=how, examples=listing(examples))
+            if examples else f"{how}.")
 
 
 def invalid_message(parts: tuple[str | Said, ...], how: str | None) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
 from tutor.ui.messages import WorkerChanged
+from tutor.ui.text import translate_bindings
 
 if TYPE_CHECKING:
     from textual import getters
@@ -21,6 +22,10 @@ class TutorScreen(Screen[R], Generic[R]):
     if TYPE_CHECKING:  # the screens of this package run in a TutorApp (see ui/host.py)
         app = getters.app(TutorHost)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        translate_bindings(self)  # (in the language of the moment the screen opens)
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
             self.app.worker_failed(event.worker)
@@ -30,6 +35,10 @@ class TutorScreen(Screen[R], Generic[R]):
 class TutorModal(ModalScreen[R], Generic[R]):
     if TYPE_CHECKING:
         app = getters.app(TutorHost)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        translate_bindings(self)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:

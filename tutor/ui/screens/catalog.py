@@ -23,7 +23,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.course import course_lessons, course_progress, finished, in_course
-from tutor.markup import plural
+from tutor.i18n import N_, _, ngettext, status_word, steps_and_questions, untranslated
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.confirm import Confirm
@@ -47,7 +47,8 @@ def _broken_files(errors: list[LessonError]) -> list[Option]:
     """Files that do not load, listed after the lessons (highlight one to see why)."""
     if not errors:
         return []
-    options = [Option(Content.styled(f"Could not load ({len(errors)})", "bold $text-error"),
+    options = [Option(Content.styled(_("Could not load ({n})").format(n=len(errors)),
+                                     "bold $text-error"),
                       id="pack:broken", disabled=True)]
     for n, error in enumerate(errors):
         where = error.problems[0].file if error.problems else "?"
@@ -59,17 +60,17 @@ class CatalogScreen(TutorScreen[None]):
     scores: dict[str, int] = {}  # best score per lesson, as of the last refresh
 
     BINDINGS = [
-        Binding("c", "continue", "Continue"),
-        Binding("s", "start_over", "Start over"),
-        Binding("r", "app.review", "Review"),
-        Binding("p", "app.progress", "Progress"),
-        Binding("ctrl+p", "app.command_palette", "Find lesson"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("c", "continue", N_("Continue")),
+        Binding("s", "start_over", N_("Start over")),
+        Binding("r", "app.review", N_("Review")),
+        Binding("p", "app.progress", N_("Progress")),
+        Binding("ctrl+p", "app.command_palette", N_("Find lesson")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="topbar"):
-            yield Static("tutor · PyTorch internals: predict, then run", classes="brand")
+            yield Static(id="catalog-brand", classes="brand")
             yield KernelStatus(classes="kernel")
         yield Static(id="continue-line")
         yield Static(id="course-line")
@@ -91,8 +92,10 @@ class CatalogScreen(TutorScreen[None]):
     def refresh_catalog(self, highlight: str | None = None) -> None:
         app = self.app
         catalog = app.catalog
+        self.query_one("#catalog-brand", Static).update(
+            "tutor · " + _("PyTorch internals: predict, then run"))  # (the language may change)
         if catalog is None:
-            self.query_one("#continue-line", Static).update("Loading lessons…")
+            self.query_one("#continue-line", Static).update(_("Loading lessons…"))
             return
         statuses = app.store.lessons()
         scores = self.scores = app.scores()  # (read once per refresh, not per highlight)
@@ -114,7 +117,8 @@ class CatalogScreen(TutorScreen[None]):
                 current = pack
                 heading = title(pack.title).stylize("bold $text-accent")
                 if not in_course(pack):
-                    heading += Content.styled("  · not part of the course", "$text-muted")
+                    heading += Content.styled("  · " + _("not part of the course"),
+                                              "$text-muted")
                 options.append(Option(heading, id=f"pack:{pack.directory}", disabled=True))
             status = statuses[lesson.id].status if lesson.id in statuses else "new"
             score = f"{shown.get(lesson.id, ''):>{width}} " if width else ""
@@ -130,7 +134,7 @@ class CatalogScreen(TutorScreen[None]):
         listing.add_options(options)
         if not catalog.lessons:
             self.query_one("#continue-line", Static).update(
-                "No lessons found. Add a directory with TUTOR_PATH, or see `tutor list`.")
+                _("No lessons found. Add a directory with TUTOR_PATH, or see `tutor list`."))
             return
         target, position = app.continue_target()
         assert target is not None
@@ -139,12 +143,13 @@ class CatalogScreen(TutorScreen[None]):
             if wanted in ids:
                 listing.highlighted = ids.index(wanted)
                 break
-        verb = "Continue" if position != (0, 0) else "Start"
-        where = f" (step {position[0] + 1} of {len(target.steps)})" if position != (0, 0) else ""
+        verb = _("Continue") if position != (0, 0) else _("Start")
+        where = " " + _("(step {n} of {count})").format(
+            n=position[0] + 1, count=len(target.steps)) if position != (0, 0) else ""
         self.query_one("#continue-line", Static).update(
             Content.assemble(("▶ ", "$text-success"), f"{verb}: ",
                              title(target.title).stylize("bold"),
-                             where, ("  — press c", "$text-muted")))
+                             where, ("  — " + _("press c"), "$text-muted")))
         self.query_one("#course-line", Static).update(Content.styled(
             self.course_line(course, statuses), "$text-muted"))
 
@@ -157,16 +162,21 @@ class CatalogScreen(TutorScreen[None]):
         cannot = app.cannot_run
         perfect = sum(statuses[x.id].status == "perfect" for x in course
                       if x.id in statuses and x.id not in cannot)
-        perfect_text = f" ({perfect} perfect)" if perfect else ""
+        perfect_text = " " + _("({n} perfect)").format(n=perfect) if perfect else ""
         if not app.runnable_known:
             done = sum(finished(statuses.get(x.id)) for x in course)
-            return (f"Course: {plural(done, 'lesson')} done{perfect_text} · the total "
-                    "comes when the kernel is ready (it tells which lessons it can run)")
+            return (_("Course: {done} done{perfect} · the total comes when the kernel is ready "
+                      "(it tells which lessons it can run)").format(
+                          done=ngettext("{n} lesson", "{n} lessons", done).format(n=done),
+                          perfect=perfect_text))
         left_out = sum(x.id in cannot for x in course)
-        return (f"Course: {course_progress(app.catalog, statuses, cannot).text()}"
+        return (_("Course: {progress}").format(
+                    progress=course_progress(app.catalog, statuses, cannot).text())
                 + perfect_text
-                + (f" · {plural(left_out, 'lesson')} this kernel cannot run ({CANNOT}), not "
-                   "counted" if left_out else ""))
+                + (" · " + ngettext("{n} lesson this kernel cannot run ({mark}), not counted",
+                                    "{n} lessons this kernel cannot run ({mark}), not counted",
+                                    left_out).format(n=left_out, mark=CANNOT)
+                   if left_out else ""))
 
     def entries(self) -> list[Option]:
         """Review (with what waits for it) and Progress, above the lessons."""
@@ -174,14 +184,15 @@ class CatalogScreen(TutorScreen[None]):
 
         asked = queue(self.app.store)
         due = sum(q.reason == "due" for q in asked)
-        waiting = (f"{len(asked)} waiting: {due} due, {len(asked) - due} to redo"
-                   if asked else "nothing waiting")
+        waiting = (_("{n} waiting: {due} due, {redo} to redo").format(
+                       n=len(asked), due=due, redo=len(asked) - due)
+                   if asked else _("nothing waiting"))
         tone = "$text-warning" if asked else "$text-muted"
         return [
-            Option(Content.assemble((" ↻ ", tone), ("Review", "bold"), (f"  {waiting}", tone)),
+            Option(Content.assemble((" ↻ ", tone), (_("Review"), "bold"), (f"  {waiting}", tone)),
                    id=REVIEW),
-            Option(Content.assemble((" ▦ ", "$text-accent"), ("Progress", "bold"),
-                                    ("  your answers over time",
+            Option(Content.assemble((" ▦ ", "$text-accent"), (_("Progress"), "bold"),
+                                    ("  " + _("your answers over time"),
                                      "$text-muted")), id=PROGRESS),
         ]
 
@@ -201,7 +212,7 @@ class CatalogScreen(TutorScreen[None]):
         if catalog is not None and option.startswith(BROKEN):
             error = catalog.errors[int(option[len(BROKEN):])]
             self.query_one("#detail-head", Static).update(
-                Content.styled("This file does not load", "bold $text-error"))
+                Content.styled(_("This file does not load"), "bold $text-error"))
             self.query_one("#detail-intro", Static).update(
                 plain("\n".join(str(p) for p in error.problems[:50])))
             return
@@ -217,20 +228,23 @@ class CatalogScreen(TutorScreen[None]):
         best = self.scores.get(lesson.id)
         head = Content.assemble(
             title(lesson.title).stylize("bold"), "\n",
-            (f"{self.id_text(lesson.id)} · {lesson.topic} · level {lesson.level}",
-             "$text-muted"), "\n",
-            f"{plural(len(lesson.steps), 'step')}, "
-            f"{plural(len(lesson.prompts), 'question')} · ",
-            (progress.status, f"$text-{TONES[progress.status]}"),
-            (f" · best {best}/{len(lesson.prompts)} right" if best is not None else ""),
-            "\n", Content.styled("pack: ", "$text-muted"), title(pack.title).stylize("$text-muted"),
-            ("" if in_course(pack) else " (not part of the course)", "$text-muted"),
+            (f"{self.id_text(lesson.id)} · {lesson.topic} · "
+             + _("level {n}").format(n=lesson.level), "$text-muted"), "\n",
+            steps_and_questions(len(lesson.steps), len(lesson.prompts)) + " · ",
+            (status_word(progress.status), f"$text-{TONES[progress.status]}"),
+            (" · " + _("best {best}/{count} right").format(best=best, count=len(lesson.prompts))
+             if best is not None else ""),
+            "\n", Content.styled(_("pack: "), "$text-muted"),
+            title(pack.title).stylize("$text-muted"),
+            ("" if in_course(pack) else " " + _("(not part of the course)"), "$text-muted"),
         )
         why = app.cannot_run.get(lesson.id)
         if why:
-            head += Content.styled(f"\n{CANNOT} Cannot run here: this lesson {why}. It is not "
-                                   "counted in the course; it opens, but its steps will not "
-                                   "run.", "$text-warning")
+            head += Content.styled(f"\n{CANNOT} " + _(
+                "Cannot run here: this lesson {why}. It is not counted in the course; it opens, "
+                "but its steps will not run.").format(why=why), "$text-warning")
+        if untranslated(lesson.lang):
+            head += Content.styled("\n" + untranslated(lesson.lang), "$text-warning")
         self.query_one("#detail-head", Static).update(head)
         self.query_one("#detail-intro", Static).update(inline(lesson.intro or ""))
 
@@ -249,18 +263,18 @@ class CatalogScreen(TutorScreen[None]):
 
     def show_entry(self, option: str) -> None:
         if option == REVIEW:
-            head = "Review: ask again what you missed"
-            text = ("The questions due for review come first (the schedule brings back what "
-                    "you missed, revealed or guessed, before you forget it), then your "
-                    "mistakes not answered right since. Each is asked in a fresh run of its "
-                    "lesson, with new values where the lesson has them; the steps before it "
-                    "run first.\n\nenter or r: start · in plain text: tutor review, "
-                    "tutor play --review")
+            head = _("Review: ask again what you missed")
+            text = _("The questions due for review come first (the schedule brings back what "
+                     "you missed, revealed or guessed, before you forget it), then your "
+                     "mistakes not answered right since. Each is asked in a fresh run of its "
+                     "lesson, with new values where the lesson has them; the steps before it "
+                     "run first.\n\nenter or r: start · in plain text: tutor review, "
+                     "tutor play --review")
         else:
-            head = "Progress"
-            text = ("Plots of how often you were right first time and how many answers and "
-                    "reviews you gave, per day; and how sure you were when you were right or "
-                    "wrong.\n\nenter or p: open · in plain text: tutor progress --history")
+            head = _("Progress")
+            text = _("Plots of how often you were right first time and how many answers and "
+                     "reviews you gave, per day; and how sure you were when you were right or "
+                     "wrong.\n\nenter or p: open · in plain text: tutor progress --history")
         self.query_one("#detail-head", Static).update(Content.styled(head, "bold"))
         self.query_one("#detail-intro", Static).update(plain(text))
 
@@ -275,7 +289,7 @@ class CatalogScreen(TutorScreen[None]):
             self.post_message(OpenLesson(option))
 
     def action_continue(self) -> None:
-        target, _ = self.app.continue_target()
+        target, _where = self.app.continue_target()
         if target is not None:
             self.post_message(OpenLesson(target.id))
 
@@ -291,14 +305,15 @@ class CatalogScreen(TutorScreen[None]):
         if not in_progress:
             self.post_message(OpenLesson(lesson.id, fresh=True))
             return
-        question = (Content("Start “") + title(lesson.title).stylize("bold")
-                    + Content(f"” over from step 1?\nYou are at step {progress.step + 1} of "
-                              f"{len(lesson.steps)}; starting over drops this sitting's place "
-                              "and its score. Your earlier answers stay in your history, and "
-                              "the lesson's mark and best score stay."))
+        question = (Content(_("Start “")) + title(lesson.title).stylize("bold")
+                    + Content(_("” over from step 1?\nYou are at step {n} of {count}; starting "
+                                "over drops this sitting's place and its score. Your earlier "
+                                "answers stay in your history, and the lesson's mark and best "
+                                "score stay.").format(n=progress.step + 1,
+                                                      count=len(lesson.steps))))
 
         def chosen(yes: bool | None) -> None:
             if yes:
                 self.post_message(OpenLesson(lesson.id, fresh=True))
 
-        self.app.push_screen(Confirm(question, "Start over"), chosen)
+        self.app.push_screen(Confirm(question, _("Start over")), chosen)

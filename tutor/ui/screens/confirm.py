@@ -9,17 +9,18 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Static
 
+from tutor.i18n import N_, _
 from tutor.ui.screens.base import TutorModal
 
 
 class Confirm(TutorModal[bool]):
     AUTO_FOCUS = "#no"
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
-    def __init__(self, question: Content, yes: str, no: str = "Cancel") -> None:
+    def __init__(self, question: Content, yes: str, no: str = N_("Cancel")) -> None:
         super().__init__()
         self.question = question
         self.yes = yes
@@ -30,7 +31,7 @@ class Confirm(TutorModal[bool]):
             yield Static(self.question, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
                 yield Button(f"{self.yes} (y)", id="yes", variant="warning")
-                yield Button(f"{self.no} (n)", id="no")
+                yield Button(f"{_(self.no)} (n)", id="no")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

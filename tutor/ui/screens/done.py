@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from tutor.flow import Tally
-from tutor.markup import plural
+from tutor.i18n import N_, _, ngettext
 from tutor.ui.screens.base import TutorModal
 from tutor.ui.widgets.inline import title
 
@@ -21,9 +21,9 @@ class LessonDone(TutorModal[str]):
     """Dismisses with "next", "catalog" or "stay" (keep exploring in the REPL)."""
 
     BINDINGS = [
-        Binding("n,enter", "choose('next')", "Next lesson"),
-        Binding("c", "choose('catalog')", "Catalog"),
-        Binding("escape,s", "choose('stay')", "Stay"),
+        Binding("n,enter", "choose('next')", N_("Next lesson")),
+        Binding("c", "choose('catalog')", N_("Catalog")),
+        Binding("escape,s", "choose('stay')", N_("Stay")),
     ]
 
     def __init__(self, lesson_title: str, tally: Tally, next_title: str | None,
@@ -35,14 +35,15 @@ class LessonDone(TutorModal[str]):
         self.course = course  # "12 of 60 lessons done"
 
     def compose(self) -> ComposeResult:
-        head = "Lesson done: "
+        head = _("Lesson done: ")
         if self.next_title:
-            nxt = Content("Next: ") + title(self.next_title)
+            nxt = Content(_("Next: ")) + title(self.next_title)
         else:
-            nxt = Content("You have finished every lesson of the course.")
+            nxt = Content(_("You have finished every lesson of the course."))
         if self.course:
-            nxt += Content.styled(f"\nCourse: {self.course}", "$text-muted")
-        buttons = ("Next lesson (n)", "Catalog (c)")
+            nxt += Content.styled("\n" + _("Course: {progress}").format(progress=self.course),
+                                  "$text-muted")
+        buttons = (_("Next lesson (n)"), _("Catalog (c)"))
         with Vertical(id="done-box"):
             yield Static(Content(head) + title(self.lesson_title)
                          + Content("\n" + self.tally.text()), id="done-text")
@@ -51,7 +52,7 @@ class LessonDone(TutorModal[str]):
                 if self.next_title:
                     yield Button(buttons[0], id="next", variant="primary")
                 yield Button(buttons[1], id="catalog")
-                yield Button("Stay here (esc)", id="stay")
+                yield Button(_("Stay here (esc)"), id="stay")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "stay")
@@ -67,8 +68,8 @@ class ReviewDone(TutorModal[str]):
     Dismisses with "back" (to where the review started) or "stay"."""
 
     BINDINGS = [
-        Binding("n,enter,c", "choose('back')", "Back"),
-        Binding("escape,s", "choose('stay')", "Stay"),
+        Binding("n,enter,c", "choose('back')", N_("Back")),
+        Binding("escape,s", "choose('stay')", N_("Stay")),
     ]
 
     def __init__(self, results: dict[int, Tally], count: int) -> None:
@@ -79,17 +80,22 @@ class ReviewDone(TutorModal[str]):
     def compose(self) -> ComposeResult:
         asked = len(self.results)
         right = sum(t.correct for t in self.results.values())
-        text = f"Review done: {right} of {plural(asked, 'question')} right"
+        text = ngettext("Review done: {right} of {n} question right",
+                        "Review done: {right} of {n} questions right", asked).format(
+                            right=right, n=asked)
         skipped = self.count - asked
-        note = (f"{plural(skipped, 'question')} could not be asked (said when skipped). "
+        note = (ngettext("{n} question could not be asked (said when skipped). ",
+                         "{n} questions could not be asked (said when skipped). ",
+                         skipped).format(n=skipped)
                 if skipped > 0 else "")
         with Vertical(id="done-box"):
             yield Static(text, id="done-text")
-            yield Static(note + "The review schedule brings questions back when they are "
-                         "due: the catalog's Review entry says how many wait.", id="done-next")
+            yield Static(note + _("The review schedule brings questions back when they are "
+                                  "due: the catalog's Review entry says how many wait."),
+                         id="done-next")
             with Horizontal(id="done-buttons"):
-                yield Button("Back (enter)", id="back", variant="primary")
-                yield Button("Stay here (esc)", id="stay")
+                yield Button(_("Back (enter)"), id="back", variant="primary")
+                yield Button(_("Stay here (esc)"), id="stay")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "stay")

@@ -8,7 +8,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-HELP = """\
+from tutor.i18n import N_, _
+from tutor.ui.text import translate_bindings
+
+HELP = N_("""\
 # tutor — keys
 
 **Everywhere, whatever has the focus**: `F1` help (`?` when not typing) ·
@@ -66,12 +69,16 @@ graph of a tensor, which names share memory, and what a module registered.
 If the lesson's process crashes or hangs, tutor says so, restarts it and
 re-runs the lesson's steps to rebuild the namespace; you continue where you
 were. Your progress is saved after every answer.
-"""
+""")
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", N_("Close"))]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Markdown(HELP)
+            yield Markdown(_(HELP))

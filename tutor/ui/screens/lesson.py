@@ -31,6 +31,7 @@ from textual.widgets import Collapsible, Footer, Static
 
 from tutor.engine import LessonRun, StepOutcome, unmet_requirement
 from tutor.flow import Answer, LessonFlow, Position
+from tutor.i18n import N_, _, untranslated
 from tutor.kernel import Kernel, KernelError, Session
 from tutor.lesson.model import Lesson
 from tutor.pictures import ShowSpec
@@ -46,7 +47,7 @@ from tutor.ui.widgets.picture import PicturePane
 from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
 
-PICTURE_BELOW = "▼ picture below (PgDn)"
+PICTURE_BELOW = N_("▼ picture below (PgDn)")
 
 
 def lesson_question_number(lesson: Lesson, position: Position) -> int:
@@ -58,18 +59,18 @@ def lesson_question_number(lesson: Lesson, position: Position) -> int:
 class LessonScreen(TutorScreen[None]):
     AUTO_FOCUS = None  # the question's entry takes the focus itself, once it is there
     BINDINGS = [
-        Binding("escape", "leave_repl", "Leave REPL"),
-        Binding("escape", "back", "Catalog"),
-        Binding("ctrl+t", "hint", "Hint"),
-        Binding("h", "hint", "Hint", show=False),
-        Binding("ctrl+r", "reveal", "Reveal"),
-        Binding("r", "retry", "Retry"),
-        Binding("n,enter", "next", "Next"),
-        Binding("ctrl+o", "repl", "REPL"),
-        Binding("p", "picture", "Picture"),
-        Binding("f2", "earlier", "Earlier code"),
-        Binding("ctrl+c", "interrupt", "Interrupt", priority=True),
-        Binding("question_mark", "app.help", "Help", show=False),
+        Binding("escape", "leave_repl", N_("Leave REPL")),
+        Binding("escape", "back", N_("Catalog")),
+        Binding("ctrl+t", "hint", N_("Hint")),
+        Binding("h", "hint", N_("Hint"), show=False),
+        Binding("ctrl+r", "reveal", N_("Reveal")),
+        Binding("r", "retry", N_("Retry")),
+        Binding("n,enter", "next", N_("Next")),
+        Binding("ctrl+o", "repl", N_("REPL")),
+        Binding("p", "picture", N_("Picture")),
+        Binding("f2", "earlier", N_("Earlier code")),
+        Binding("ctrl+c", "interrupt", N_("Interrupt"), priority=True),
+        Binding("question_mark", "app.help", N_("Help"), show=False),
     ]
 
     mode: reactive[str] = reactive("running", init=False)
@@ -99,14 +100,15 @@ class LessonScreen(TutorScreen[None]):
             yield Static(id="lesson-title", classes="brand")
             yield KernelStatus(classes="kernel")
         with VerticalScroll(id="lesson-body"):
-            with Fold(title="Intro", id="intro", collapsed=False):
+            with Fold(title=_("Intro"), id="intro", collapsed=False):
                 yield Static(inline(self.lesson.intro or ""), id="intro-text")
             for module in self.lesson.modules:  # the lesson's own modules: its code imports them
-                with Fold(title=f"Module {module.name}.py (the code imports it)",
+                with Fold(title=_("Module {name}.py (the code imports it)").format(
+                              name=module.name),
                           id=f"module-{module.name}", classes="module", collapsed=False):
                     yield Static(numbered(module.source), id=f"module-{module.name}-code",
                                  classes="code")
-            with Fold(title="Setup, shared by the pack's lessons (runs before step 1)",
+            with Fold(title=_("Setup, shared by the pack's lessons (runs before step 1)"),
                       id="setup", collapsed=False):
                 # built here, content and all: a Fold composes its children only when it
                 # mounts itself, which may be after this screen's on_mount
@@ -215,13 +217,15 @@ class LessonScreen(TutorScreen[None]):
 
     def show_title(self) -> None:
         text = title(self.lesson.title)
+        if untranslated(self.lesson.lang):
+            text += Content.styled(" " + untranslated(self.lesson.lang), "$text-warning")
         if self.review is not None:
-            text = Content.styled(f"Review {self.review[0] + 1} of {self.review[1]} · ",
-                                  "$text-accent") + text
+            text = Content.styled(_("Review {n} of {count}").format(
+                n=self.review[0] + 1, count=self.review[1]) + " · ", "$text-accent") + text
         number = self.question_number()
         if number:
-            text += Content.styled(f"  ·  question {number} of {len(self.lesson.prompts)}",
-                                   "$text-muted")
+            text += Content.styled("  ·  " + _("question {n} of {count}").format(
+                n=number, count=len(self.lesson.prompts)), "$text-muted")
         self.query_one("#lesson-title", Static).update(text)
 
     def show_step(self, after_layout: bool = False) -> None:
@@ -316,14 +320,14 @@ class LessonScreen(TutorScreen[None]):
 
     def keys_text(self) -> str:
         flow = self.flow
-        parts = ["enter/n: next"]
+        parts = [_("enter/n: next")]
         if flow.can_retry:
-            parts.append("r: retry")
+            parts.append(_("r: retry"))
         if flow.step_answered:
-            parts.append("ctrl+o: REPL")
+            parts.append(_("ctrl+o: REPL"))
         if flow.step_answered and self.picture_spec is not None:
-            parts.append("p: hide the picture" if self.query_one(PicturePane).display
-                         else "p: picture")
+            parts.append(_("p: hide the picture") if self.query_one(PicturePane).display
+                         else _("p: picture"))
         return "   ".join(parts)
 
     def keep_in_view(self, tries: int = 3, then_say_where_the_picture_is: bool = False) -> None:
@@ -379,7 +383,8 @@ class LessonScreen(TutorScreen[None]):
     def submitted(self, event: AnswerBox.Submitted) -> None:
         if self.mode == "running" or self.flow.outcome is None:
             self.pending = (event.text, event.confidence)
-            self.question.note("Waiting for the kernel to finish running the step…", "-waiting")
+            self.question.note(_("Waiting for the kernel to finish running the step…"),
+                               "-waiting")
             self.call_after_refresh(self.keep_in_view)
             return
         if self.mode == "asking":
@@ -389,14 +394,15 @@ class LessonScreen(TutorScreen[None]):
         flow = self.flow
         problem = flow.problem()
         if problem:
-            self.question.note(f"This question cannot be judged: {problem}. "
-                               "Press ctrl+r to see the live value, or esc.", "-error")
+            self.question.note(_("This question cannot be judged: {problem}. Press ctrl+r to "
+                                 "see the live value, or esc.").format(problem=problem), "-error")
             self.call_after_refresh(self.keep_in_view)
             return
         answer = flow.judge(text, confidence)
         if not answer.counted:  # the judge never puts this question's answer in an example
             message = answer.verdict.message if answer.verdict is not None else ""
-            self.question.note(f"? {message}  Try again (this did not count).", "-invalid")
+            self.question.note(f"? {message}  " + _("Try again (this did not count)."),
+                               "-invalid")
             self.question.box.focus_input()
             self.call_after_refresh(self.keep_in_view)
             return
@@ -438,8 +444,8 @@ class LessonScreen(TutorScreen[None]):
             self.mode = "running"
             self.show_step(after_layout=True)
             if self.repl_dirty:
-                self.notify("What you changed in the REPL was discarded: the steps re-run "
-                            "fresh.", timeout=4)
+                self.notify(_("What you changed in the REPL was discarded: the steps re-run "
+                              "fresh."), timeout=4)
                 self.rebuild(quiet=True)
             else:
                 self.run_steps(flow.step_index)
@@ -485,8 +491,8 @@ class LessonScreen(TutorScreen[None]):
             self.pointing_below = False
             self.verdict.set_keys(self.keys_text())
         elif spec is None:
-            self.notify("No picture fits this question; in the REPL try :graph EXPR, "
-                        ":storage or :tree EXPR.", timeout=4)
+            self.notify(_("No picture fits this question; in the REPL try :graph EXPR, "
+                          ":storage or :tree EXPR."), timeout=4)
         else:
             pane.show(spec)
             self.pointing_below = False
@@ -501,7 +507,7 @@ class LessonScreen(TutorScreen[None]):
         pane, body = self.query_one(PicturePane), self.query_one("#lesson-body", VerticalScroll)
         below = pane.display and pane.region.y >= body.scrollable_content_region.bottom - 2
         self.pointing_below = bool(below and self.verdict.display)
-        self.verdict.set_keys(self.keys_text() + (f"   {PICTURE_BELOW}" if below else ""))
+        self.verdict.set_keys(self.keys_text() + (f"   {_(PICTURE_BELOW)}" if below else ""))
 
     def recheck_picture_note(self) -> None:
         if self.pointing_below and self.is_attached:
@@ -514,7 +520,7 @@ class LessonScreen(TutorScreen[None]):
         self.app.save_position(self.lesson.id, position, self.flow.run_id)
 
     # ------------------------------------------------------------------ the kernel
-    @work(thread=True, exit_on_error=False, group="kernel", description="run lesson steps")
+    @work(thread=True, exit_on_error=False, group="kernel", description=N_("run lesson steps"))
     def run_steps(self, upto: int, rebuild: bool = False) -> None:
         """Run the steps up to `upto` (those not run yet; all of them, in a fresh
         process, with `rebuild`) and post the last outcome."""
@@ -523,16 +529,18 @@ class LessonScreen(TutorScreen[None]):
             try:
                 why = unmet_requirement(self.lesson, self.kernel.wait_ready())
                 if why:
-                    outcome = StepOutcome(step, failure=f"This lesson cannot run here: it {why}.")
+                    outcome = StepOutcome(step, failure=_(
+                        "This lesson cannot run here: it {why}.").format(why=why))
                     self.post_message(StepRan(outcome, fatal=True))
                     return
                 last = self.run.rebuild(upto) if rebuild else self.run.run_through(upto)
                 outcome = last or StepOutcome(step)
             except KernelError as exc:
-                outcome = StepOutcome(step, failure=f"the kernel could not run the step: {exc}")
+                outcome = StepOutcome(step, failure=_(
+                    "the kernel could not run the step: {error}").format(error=exc))
         self.post_message(StepRan(outcome, rebuilt=rebuild))
 
-    @work(thread=True, exit_on_error=False, group="kernel", description="restart the kernel")
+    @work(thread=True, exit_on_error=False, group="kernel", description=N_("restart the kernel"))
     def restart_worker(self) -> None:
         with self.run_lock:
             self.run.close()
@@ -543,7 +551,7 @@ class LessonScreen(TutorScreen[None]):
         """ctrl+k: a fresh kernel; the lesson's steps re-run in it."""
         if not self.flow.state.answered:
             self.mode = "running"
-        self.show_failure("Restarting the kernel and re-running the steps…", tone="-waiting")
+        self.show_failure(_("Restarting the kernel and re-running the steps…"), tone="-waiting")
         self.restart_worker()
 
     def rebuild(self, quiet: bool = False) -> None:
@@ -554,8 +562,8 @@ class LessonScreen(TutorScreen[None]):
         if self.flow.outcome is None or not self.flow.state.answered:
             self.mode = "running"
         if not quiet:
-            self.show_failure(f"Re-running steps 1–{self.flow.step_index + 1} in a fresh "
-                              "process…", tone="-waiting")
+            self.show_failure(_("Re-running steps 1–{n} in a fresh process…").format(
+                n=self.flow.step_index + 1), tone="-waiting")
         self.run_steps(self.flow.step_index, rebuild=True)
 
     def on_step_ran(self, event: StepRan) -> None:
@@ -565,23 +573,25 @@ class LessonScreen(TutorScreen[None]):
         if event.fatal:
             self.fatal = True
             self.mode = "failed"
-            self.show_failure(f"{outcome.failure}\nesc: back to the catalog")
+            self.show_failure(f"{outcome.failure}\n" + _("esc: back to the catalog"))
             return
         if outcome.failure:
             session = self.run.session
             died = session is None or not session.alive
             if died and not self.auto_rebuilt:
                 self.auto_rebuilt = True
-                self.show_failure(f"The lesson's process stopped: {outcome.failure}. "
-                                  f"Restarting it and re-running steps 1–{flow.step_index + 1}…",
+                self.show_failure(_("The lesson's process stopped: {why}. Restarting it and "
+                                    "re-running steps 1–{n}…").format(
+                                        why=outcome.failure, n=flow.step_index + 1),
                                   tone="-waiting")
-                self.notify(f"Kernel trouble: {outcome.failure}. Rebuilding the lesson…",
-                            severity="warning", timeout=6, markup=False)
+                self.notify(_("Kernel trouble: {why}. Rebuilding the lesson…").format(
+                    why=outcome.failure), severity="warning", timeout=6, markup=False)
                 self.rebuild(quiet=True)
                 return
             self.mode = "failed"
-            self.show_failure(f"{outcome.failure}\nr: try again (re-runs the steps in a fresh "
-                              "process) · esc: back to the catalog")
+            self.show_failure(f"{outcome.failure}\n" + _(
+                "r: try again (re-runs the steps in a fresh process) · esc: back to the "
+                "catalog"))
             return
         self.auto_rebuilt = False
         self.show_failure("")
@@ -590,7 +600,7 @@ class LessonScreen(TutorScreen[None]):
         flow.outcome = outcome
         self.code_pane.set_running(False)
         if event.rebuilt and self.mode == "judged":
-            self.notify("The lesson's namespace was rebuilt; carry on.", timeout=4)
+            self.notify(_("The lesson's namespace was rebuilt; carry on."), timeout=4)
             return
         if flow.prompt is None:  # a step without questions: its notes at once
             self.show_notes()
@@ -643,9 +653,9 @@ class LessonScreen(TutorScreen[None]):
         if repl is None:
             return
         if not self.flow.step_answered:  # never run code before the questions are answered
-            repl.blocked = "Answer this step's questions first."
+            repl.blocked = _("Answer this step's questions first.")
         elif self.rebuilding:
-            repl.blocked = "The namespace is being rebuilt; run it again in a moment."
+            repl.blocked = _("The namespace is being rebuilt; run it again in a moment.")
         else:
             repl.blocked = None
 

@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.widgets import Footer, Static
 from textual_plotext import PlotextPlot
 
-from tutor.markup import plural
+from tutor.i18n import N_, _, ngettext
 from tutor.progress import Calibration, Day
 from tutor.progress.answers import AnswerCount, count_answers
 from tutor.ui.screens.base import TutorScreen
@@ -46,18 +46,27 @@ def day_axis(days: list[date]) -> tuple[tuple[float, float], list[float], list[s
 def summary_text(count: AnswerCount, days: int, mistakes: int, due: int,
                  scheduled: int) -> str:
     """The progress view's first line."""
-    return (f"{plural(count.answers, 'answer')} on {plural(days, 'day')}"
-            + (f", {count.right / count.answers:.0%} right" if count.answers else "")
-            + f" · {plural(mistakes, 'mistake')} to redo · {due} due for review now"
-            f" · {plural(scheduled, 'question')} on the review schedule")
+    return (_("{answers} on {days}").format(
+                answers=ngettext("{n} answer", "{n} answers", count.answers).format(
+                    n=count.answers),
+                days=ngettext("{n} day", "{n} days", days).format(n=days))
+            + (_(", {rate} right").format(rate=f"{count.right / count.answers:.0%}")
+               if count.answers else "")
+            + " · " + ngettext("{n} mistake to redo", "{n} mistakes to redo",
+                               mistakes).format(n=mistakes)
+            + " · " + _("{n} due for review now").format(n=due)
+            + " · " + ngettext("{n} question on the review schedule",
+                               "{n} questions on the review schedule",
+                               scheduled).format(n=scheduled))
 
 
 def calibration_text(c: Calibration) -> str:
     """`sure and right: 12, sure and wrong: 7, …` with how often each was right."""
     if not c.total:
-        return "No predictions judged yet: answer a few questions (ctrl+g marks a guess)."
-    return (f"sure and right: {c.sure_right}   sure and wrong: {c.sure_wrong}\n"
-            f"guessed and right: {c.guess_right}   guessed and wrong: {c.guess_wrong}\n"
+        return _("No predictions judged yet: answer a few questions (ctrl+g marks a guess).")
+    return (_("sure and right: {sr}   sure and wrong: {sw}\n"
+              "guessed and right: {gr}   guessed and wrong: {gw}\n").format(
+                  sr=c.sure_right, sw=c.sure_wrong, gr=c.guess_right, gw=c.guess_wrong)
             + c.rates())
 
 
@@ -65,13 +74,13 @@ class ProgressScreen(TutorScreen[None]):
     """Plots of the learner's history; esc goes back."""
 
     BINDINGS = [
-        Binding("escape,q", "back", "Back"),
-        Binding("r", "review", "Review"),
+        Binding("escape,q", "back", N_("Back")),
+        Binding("r", "review", N_("Review")),
     ]
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="topbar"):
-            yield Static("tutor · your progress", classes="brand")
+            yield Static("tutor · " + _("your progress"), classes="brand")
             yield KernelStatus(classes="kernel")
         with VerticalScroll(id="progress-body"):
             yield Static(id="progress-summary")
@@ -94,13 +103,17 @@ class ProgressScreen(TutorScreen[None]):
         self.app.tell_store_news()
         summary = summary_text(count, len(days), len(store.mistakes()), store.due_count(),
                                len(store.cards()))
-        what = ("An answer is your first answer to a question in a sitting"
-                + (f": here {count.parts()}" if count.parts() else "") + ".")
+        what = (_("An answer is your first answer to a question in a sitting")
+                + (_(": here {parts}").format(parts=count.parts()) if count.parts() else "")
+                + ".")
         self.query_one("#progress-summary", Static).update(Content.assemble(
-            (summary, "bold"), (f"\n{what}\nr: review now · esc: back", "$text-muted")))
+            (summary, "bold"), (f"\n{what}\n" + _("r: review now · esc: back"), "$text-muted")))
         self.query_one("#progress-calibration", Static).update(Content.assemble(
-            (f"How sure you were ({plural(count.predictions, 'prediction')}: your answers "
-             "less reveals; partly right counts as wrong)\n", "bold"),
+            (ngettext("How sure you were ({n} prediction: your answers less reveals; partly "
+                      "right counts as wrong)",
+                      "How sure you were ({n} predictions: your answers less reveals; partly "
+                      "right counts as wrong)", count.predictions).format(
+                          n=count.predictions) + "\n", "bold"),
             calibration_text(calibration)))
         self.draw(days)
 
@@ -111,7 +124,7 @@ class ProgressScreen(TutorScreen[None]):
             widget.plt.clear_data()
             widget.plt.clear_figure()
         plt = accuracy.plt
-        plt.title("Right first time, per day (%)")
+        plt.title(_("Right first time, per day (%)"))
         plt.ylim(0, 100)
         if days:
             (low, high), ticks, labels = day_axis([d.day for d in days])
@@ -121,11 +134,11 @@ class ProgressScreen(TutorScreen[None]):
             plt.xlim(low, high)
             plt.xticks(ticks, labels)
         else:
-            plt.title("Right first time, per day (%): no answers yet")
+            plt.title(_("Right first time, per day (%): no answers yet"))
         plt = counts.plt
         # the legend is the title: plotext draws its own over the first bar, and a
         # colour's name would not match every theme's colours
-        plt.title("Answers per day (left bar), of them reviews (right bar)")
+        plt.title(_("Answers per day (left bar), of them reviews (right bar)"))
         if days:
             top = max(d.answers for d in days)
             step = max(1, -(-top // 5))  # whole numbers of answers on the axis
@@ -133,7 +146,7 @@ class ProgressScreen(TutorScreen[None]):
             plt.multiple_bar([d.day.isoformat() for d in days],
                              [[d.answers for d in days], [d.reviews for d in days]])
         else:
-            plt.title("Answers and reviews per day: no answers yet")
+            plt.title(_("Answers and reviews per day: no answers yet"))
         accuracy.refresh()
         counts.refresh()
 

@@ -31,6 +31,7 @@ from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tutor.flow import GUESS_MARK, choice_labels, entry_text
+from tutor.i18n import N_, _, ngettext
 from tutor.lesson.model import Prompt
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline, title
@@ -47,26 +48,27 @@ def items_preview(text: str) -> str:
         inner = inner[1:-1]
     parts = [p.strip().strip("'\"") for p in re.split(r"[,\n]", inner) if p.strip()]
     if not parts:
-        return "separate items with commas; brackets and quotes are optional"
+        return _("separate items with commas; brackets and quotes are optional")
     shown = " · ".join(parts[:12]) + (" …" if len(parts) > 12 else "")
-    return f"{len(parts)} item{'s' * (len(parts) != 1)}: {shown}"
+    return ngettext("{n} item: {shown}", "{n} items: {shown}", len(parts)).format(
+        n=len(parts), shown=shown)
 
 
 def entry_label(prompt: Prompt, examples: list[str]) -> str:
     """The line under the entry: what it reads, and the keys that answer."""
     if prompt.kind in YES_NO:
-        return f"{entry_text(prompt.kind)}: press y or n"
+        return f"{entry_text(prompt.kind)}: " + _("press y or n")
     if prompt.kind == "choice":
-        return "press a number (or tab to the list, ↑/↓ and enter)"
+        return _("press a number (or tab to the list, ↑/↓ and enter)")
     said = entry_text(prompt.kind, examples)
-    return said + " · enter on an empty line or ctrl+s submits" if prompt.kind == "stdout" \
-        else said
+    return said + " · " + _("enter on an empty line or ctrl+s submits") \
+        if prompt.kind == "stdout" else said
 
 
 class StdoutArea(TextArea):
     """Printed lines: enter on an empty last line (or ctrl+s) submits."""
 
-    BINDINGS = [Binding("ctrl+s", "submit", "Submit")]
+    BINDINGS = [Binding("ctrl+s", "submit", N_("Submit"))]
 
     class Submit(Message):
         pass
@@ -98,9 +100,9 @@ class AnswerBox(Vertical, can_focus=True):
     SETTLE = 0.4  # seconds after a question appears during which y/n/1-9 are ignored
 
     BINDINGS = [
-        Binding("ctrl+g", "toggle_guess", "Mark as guess"),
-        Binding("y", "say('yes')", "Yes", show=False),
-        Binding("n", "say('no')", "No", show=False),
+        Binding("ctrl+g", "toggle_guess", N_("Mark as guess")),
+        Binding("y", "say('yes')", N_("Yes"), show=False),
+        Binding("n", "say('no')", N_("No"), show=False),
         *[Binding(str(i), f"choose({i})", show=False) for i in range(1, 10)],
     ]
 
@@ -119,8 +121,8 @@ class AnswerBox(Vertical, can_focus=True):
         yield Input(id="text-entry", select_on_focus=False)
         yield StdoutArea(id="stdout-entry", soft_wrap=True, show_line_numbers=False)
         with Horizontal(id="yes-no"):
-            yield Button("Yes  (y)", id="yes", variant="primary")
-            yield Button("No  (n)", id="no", variant="primary")
+            yield Button(_("Yes") + "  (y)", id="yes", variant="primary")
+            yield Button(_("No") + "  (n)", id="no", variant="primary")
         yield OptionList(id="choices")
         yield Static(id="preview", classes="examples")
         yield Static(id="entry-label", classes="examples")
@@ -141,14 +143,15 @@ class AnswerBox(Vertical, can_focus=True):
         area.text = text
         self.query_one("#yes-no").display = kind in YES_NO
         # a bool question may ask for a value (`What is backward_works(c)?`): say both
-        words = ("Yes · True", "No · False") if kind == "bool" else ("Yes", "No")
+        words = ((_("Yes") + " · True", _("No") + " · False") if kind == "bool"
+                 else (_("Yes"), _("No")))
         self.query_one("#yes", Button).label = f"{words[0]}  (y)"
         self.query_one("#no", Button).label = f"{words[1]}  (n)"
         choices = self.query_one("#choices", OptionList)
         choices.display = kind == "choice"
         choices.clear_options()
         if kind == "choice":
-            marked = zip(choice_labels(prompt), prompt.choices, strict=True)
+            marked = zip(choice_labels(prompt), prompt.labels or prompt.choices, strict=True)
             choices.add_options([Option(title(f"{mark}. {c}"), id=str(i))
                                  for i, (mark, c) in enumerate(marked, 1)])
             choices.highlighted = 0
@@ -163,15 +166,17 @@ class AnswerBox(Vertical, can_focus=True):
         self.examples = examples
         if self.prompt is None:
             return
-        sure = (Content.styled("a guess", "bold $text-warning") + " (ctrl+g: sure)"
-                if self.guess else Content(f"sure (ctrl+g: a guess{self.suffix_note()})"))
+        sure = (Content.styled(_("a guess"), "bold $text-warning") + " " + _("(ctrl+g: sure)")
+                if self.guess else Content(_("sure (ctrl+g: a guess{more})").format(
+                    more=self.suffix_note())))
         self.query_one("#entry-label", Static).update(
-            plain(entry_label(self.prompt, examples)) + " · your prediction: " + sure)
+            plain(entry_label(self.prompt, examples)) + " · " + _("your prediction: ") + sure)
 
     def suffix_note(self) -> str:
         """Typed answers (not printed output) may also end in `?` to say it is a guess."""
         kind = self.prompt.kind if self.prompt is not None else "stdout"
-        return "" if kind in (*KEYED, "stdout") else f", or end with {GUESS_MARK}"
+        return "" if kind in (*KEYED, "stdout") else _(", or end with {mark}").format(
+            mark=GUESS_MARK)
 
     def action_toggle_guess(self) -> None:
         """ctrl+g: mark the prediction as a guess, or as sure again (before submitting)."""
@@ -288,9 +293,9 @@ class QuestionPane(Vertical):
     def show_hint(self, hint: str | None, asked: bool = False) -> None:
         line = self.query_one("#hint-line", Static)
         if hint:
-            line.update(Content.styled("Hint: ", "bold") + inline(hint))
+            line.update(Content.styled(_("Hint: "), "bold") + inline(hint))
         else:
-            line.update("No hint for this question." if asked else "")
+            line.update(_("No hint for this question.") if asked else "")
         line.display = bool(hint) or asked
 
     def note(self, text: str, tone: str = "") -> None:

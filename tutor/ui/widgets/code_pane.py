@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import Collapsible, Static
 
+from tutor.i18n import _
 from tutor.lesson.model import Step
 from tutor.safetext import sanitize
 
@@ -43,7 +44,8 @@ class Fold(Collapsible):
 
 
 def earlier_title(count: int) -> str:
-    return "Step 1 (ran before)" if count == 1 else f"Steps 1–{count} (ran before)"
+    return _("Step 1 (ran before)") if count == 1 else _("Steps 1–{n} (ran before)").format(
+        n=count)
 
 
 class CodePane(Vertical):
@@ -59,7 +61,7 @@ class CodePane(Vertical):
         self.earlier_code = Static(id="earlier-code")
 
     def compose(self) -> ComposeResult:
-        with Fold(title="Earlier steps", id="earlier", collapsed=False):
+        with Fold(title=_("Earlier steps"), id="earlier", collapsed=False):
             yield self.earlier_code
         yield Static(id="step-label", classes="label")
         yield Static(id="code", classes="code")
@@ -74,7 +76,8 @@ class CodePane(Vertical):
             parts = []
             for step in steps[:index]:
                 if index > 1:  # (one step: the block's title names it)
-                    parts.append(Content.styled(f"Step {step.index + 1}", "bold $text-muted"))
+                    parts.append(Content.styled(_("Step {n}").format(n=step.index + 1),
+                                                "bold $text-muted"))
                 parts.append(numbered(step.code, dim=True))
             self.earlier_code.update(Content("\n").join(parts))
         self.query_one("#code", Static).update(numbered(steps[index].code))
@@ -82,8 +85,9 @@ class CodePane(Vertical):
 
     def set_running(self, running: bool) -> None:
         label = Content.assemble(("▶ ", "$text-accent"),
-                                 f"Step {self.index + 1} of {self.total}",
-                                 ("  · running…" if running else "", "$text-muted"))
+                                 _("Step {n} of {count}").format(n=self.index + 1,
+                                                                 count=self.total),
+                                 ("  · " + _("running…") if running else "", "$text-muted"))
         self.query_one("#step-label", Static).update(label)
 
     def toggle_earlier(self) -> None:

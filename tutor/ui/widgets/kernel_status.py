@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from tutor.i18n import N_, _
+
 LABELS = {
-    "new": "○ kernel: not started",
-    "starting": "◌ kernel: starting (loading torch)…",
-    "ready": "● kernel: ready",
-    "busy": "◉ kernel: busy",
-    "restarting": "◌ kernel: restarting…",
-    "dead": "✖ kernel: dead (ctrl+k restarts)",
-    "closed": "○ kernel: closed",
+    "new": N_("○ kernel: not started"),
+    "starting": N_("◌ kernel: starting (loading torch)…"),
+    "ready": N_("● kernel: ready"),
+    "busy": N_("◉ kernel: busy"),
+    "restarting": N_("◌ kernel: restarting…"),
+    "dead": N_("✖ kernel: dead (ctrl+k restarts)"),
+    "closed": N_("○ kernel: closed"),
 }
 
 
@@ -22,7 +24,7 @@ class KernelStatus(Static):
         self.watch(self.app, "kernel_state", self.show_state)
 
     def show_state(self, state: str) -> None:
-        label = LABELS.get(state, f"kernel: {state}")
+        label = _(LABELS[state]) if state in LABELS else f"kernel: {state}"
         kernel = getattr(self.app, "kernel", None)
         if kernel is not None and state in ("ready", "busy"):
             from tutor.lesson.requires import numpy_note  # (packaging: once a kernel is up)

@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
+from tutor.i18n import N_, _
 from tutor.kernel import KernelError, Session
 from tutor.pictures import Picture, ShowSpec, render
 from tutor.ui.text import plain
@@ -77,7 +78,7 @@ class PictureView(Static):
 def inspect_live(session: Session | None, spec: ShowSpec) -> Mapping[str, Any]:
     """A picture's data from the lesson's live session (blocking: call it in a worker)."""
     if session is None or not session.alive:
-        raise KernelError("the lesson's process is not running")
+        raise KernelError(_("the lesson's process is not running"))
     return session.inspect(spec.what, spec.expr)
 
 
@@ -100,7 +101,8 @@ class PicturePane(Vertical):
     def show(self, spec: ShowSpec) -> None:
         self.spec = spec
         self.display = True
-        self.query_one("#picture-head", Static).update(plain(f"drawing {spec}…"))
+        self.query_one("#picture-head", Static).update(plain(_("drawing {spec}…").format(
+            spec=spec)))
         view = self.query_one(PictureView)
         view.data = None
         view.update("")
@@ -110,7 +112,7 @@ class PicturePane(Vertical):
         self.display = False
         self.spec = None
 
-    @work(thread=True, exit_on_error=False, group="picture", description="draw a picture")
+    @work(thread=True, exit_on_error=False, group="picture", description=N_("draw a picture"))
     def load(self, spec: ShowSpec) -> None:
         data: Mapping[str, Any]
         try:
@@ -123,6 +125,6 @@ class PicturePane(Vertical):
         if spec != self.spec:  # hidden, or another picture asked for since
             return
         self.query_one("#picture-head", Static).update(
-            Content.styled(f"p: hide the picture · {spec}", "$text-muted"))
+            Content.styled(_("p: hide the picture") + f" · {spec}", "$text-muted"))
         self.query_one(PictureView).show_data(data)
         self.post_message(self.Drawn())

@@ -32,6 +32,7 @@ from textual.reactive import reactive
 from textual.widgets import Static, TextArea
 from textual.worker import Worker
 
+from tutor.i18n import N_, _
 from tutor.kernel import KernelError, Session, SessionDied, StepTimeout
 from tutor.pictures import ShowSpec, parse_show, render
 from tutor.safetext import sanitize
@@ -54,7 +55,8 @@ def truncate(text: str, lines: int = MAX_LINES, chars: int = MAX_CHARS) -> str:
         out = "\n".join(rows[:lines])
     hidden_lines = len(text.splitlines()) - len(out.splitlines())
     if out != text:
-        out += f"\n… truncated ({hidden_lines} more lines, {len(text) - len(out):,} more chars)"
+        out += "\n… " + _("truncated ({lines} more lines, {chars} more chars)").format(
+            lines=hidden_lines, chars=f"{len(text) - len(out):,}")
     return out
 
 
@@ -74,7 +76,7 @@ def is_complete(source: str) -> bool:
 class ReplInput(TextArea):
     """Multi-line input with console-like enter and a history."""
 
-    BINDINGS = [Binding("ctrl+s", "run", "Run", show=True)]
+    BINDINGS = [Binding("ctrl+s", "run", N_("Run"), show=True)]
 
     class Submitted(Message):
         def __init__(self, code: str) -> None:
@@ -152,8 +154,9 @@ class Repl(Vertical):
         self.blocked: str | None = None  # why code cannot run now (the screen says)
 
     def compose(self) -> ComposeResult:
-        yield Static("REPL — the lesson's live namespace. enter runs · ctrl+s runs · "
-                     "↑/↓ history · :graph z · ctrl+c interrupts · esc leaves", id="repl-title")
+        yield Static(_("REPL — the lesson's live namespace. enter runs · ctrl+s runs · "
+                       "↑/↓ history · :graph z · ctrl+c interrupts · esc leaves"),
+                     id="repl-title")
         yield VerticalScroll(id="repl-log")
         yield ReplInput(id="repl-input")
 
@@ -198,18 +201,19 @@ class Repl(Vertical):
         self.query_one("#repl-input", ReplInput).read_only = running
 
     # ------------------------------------------------------------------ workers
-    @work(thread=True, exit_on_error=False, group="repl", description="run REPL code")
+    @work(thread=True, exit_on_error=False, group="repl", description=N_("run REPL code"))
     def run_code(self, code: str) -> None:
         session = self.session()
         if session is None or not session.alive:
-            self.app.call_from_thread(self.died, "The lesson's process is not running; "
-                                      "rebuilding the namespace…")
+            self.app.call_from_thread(self.died, _("The lesson's process is not running; "
+                                                   "rebuilding the namespace…"))
             return
         try:
             reply = session.repl(code, timeout=None)
         except SessionDied as exc:
-            self.app.call_from_thread(self.died, f"The lesson's process died: {exc}. "
-                                      "Restarting it and re-running the steps…")
+            self.app.call_from_thread(self.died, _(
+                "The lesson's process died: {error}. Restarting it and re-running the "
+                "steps…").format(error=exc))
             return
         except StepTimeout as exc:
             if session.alive:
@@ -218,16 +222,18 @@ class Repl(Vertical):
                 self.app.call_from_thread(self.died, str(exc))
             return
         except KernelError as exc:
-            self.app.call_from_thread(self.show_problem, f"the kernel could not run it: {exc}")
+            self.app.call_from_thread(self.show_problem, _(
+                "the kernel could not run it: {error}").format(error=exc))
             return
         self.app.call_from_thread(self.show_reply, reply)
 
-    @work(thread=True, exit_on_error=False, group="repl", description="draw a picture")
+    @work(thread=True, exit_on_error=False, group="repl", description=N_("draw a picture"))
     def draw(self, spec: ShowSpec) -> None:
         try:
             data = inspect_live(self.session(), spec)
         except KernelError as exc:
-            self.app.call_from_thread(self.show_problem, f"the picture could not be drawn: {exc}")
+            self.app.call_from_thread(self.show_problem, _(
+                "the picture could not be drawn: {error}").format(error=exc))
             return
         self.app.call_from_thread(self.show_picture, data)
 

@@ -13,29 +13,31 @@ from textual.content import Content
 from textual.widgets import Static
 
 from tutor.flow import Answer
+from tutor.i18n import N_, _, cell
 from tutor.safetext import sanitize
 from tutor.states import AnswerStatus
 from tutor.ui.text import plain
 from tutor.ui.widgets.inline import inline
 
 HEADINGS: dict[AnswerStatus, str] = {
-    "correct": "✓ Correct",
-    "partial": "≈ Partly right",
-    "incorrect": "✗ Not quite",
-    "revealed": "⚑ Revealed (counts as given up)",
+    "correct": N_("✓ Correct"),
+    "partial": N_("≈ Partly right"),
+    "incorrect": N_("✗ Not quite"),
+    "revealed": N_("⚑ Revealed (counts as given up)"),
 }
 MAX_VALUE_LINES = 8
 MAX_OUTPUT_CHARS = 2000
 # The judge's messages may open with the verdict the heading already says.
 SAID: dict[AnswerStatus, tuple[str, ...]] = {
-    "correct": ("Right: ", "Right, "), "incorrect": ("Not quite: ", "Not quite. ")}
+    "correct": (N_("Right: "), N_("Right, ")),
+    "incorrect": (N_("Not quite: "), N_("Not quite. "))}
 
 
 def clip(text: str, lines: int = MAX_VALUE_LINES) -> str:
     rows = text.splitlines() or [""]
     if len(rows) <= lines:
         return text
-    return "\n".join(rows[:lines] + [f"… ({len(rows) - lines} more lines)"])
+    return "\n".join(rows[:lines] + ["… " + _("({n} more lines)").format(n=len(rows) - lines)])
 
 
 def aligned(text: str) -> str:
@@ -45,10 +47,11 @@ def aligned(text: str) -> str:
 
 def side_by_side(answer: str | None, live: str, guess: bool = False) -> Content:
     label = "$text-muted"
-    said = (Content.assemble(("you said  ", label), aligned(answer) or "(nothing)",
-                             ("  (a guess)" if guess else "", label), "\n")
+    said = (Content.assemble((cell(_("you said"), 10), label),
+                             aligned(answer) or _("(nothing)"),
+                             ("  " + _("(a guess)") if guess else "", label), "\n")
             if answer is not None else Content())
-    return said + Content.assemble(("live      ", label), (aligned(live), "bold"))
+    return said + Content.assemble((cell(_("live"), 10), label), (aligned(live), "bold"))
 
 
 class VerdictPanel(Vertical, can_focus=True):
@@ -70,12 +73,12 @@ class VerdictPanel(Vertical, can_focus=True):
         verdict = answer.verdict
         message = verdict.message.strip() if verdict is not None else ""
         for opening in SAID.get(status, ()):
-            message = message.removeprefix(opening)
+            message = message.removeprefix(_(opening)).removeprefix(opening)
         self.status = status
         for name in HEADINGS:
             self.set_class(name == status, f"-{name}")
         self.query_one("#verdict-title", Static).update(
-            plain(HEADINGS[status] + (f" — {message}" if message else "")))
+            plain(_(HEADINGS[status]) + (f" — {message}" if message else "")))
         self.query_one("#verdict-values", Static).update(
             side_by_side(verdict.answer if verdict is not None else None, answer.live,
                          answer.attempt is not None and answer.attempt.confidence == "guess"))
@@ -84,7 +87,8 @@ class VerdictPanel(Vertical, can_focus=True):
         feedback = verdict.feedback if verdict is not None else None
         self._text("#verdict-feedback", inline(f"» {feedback.strip()}") if feedback else None)
         self._text("#verdict-explain",
-                   Content.styled("Why: ", "bold") + inline(explain.strip()) if explain else None)
+                   Content.styled(_("Why: "), "bold") + inline(explain.strip())
+                   if explain else None)
         self.set_keys(keys)
 
     def set_keys(self, keys: str) -> None:
@@ -112,7 +116,8 @@ class StepNotes(Vertical):
     def show_notes(self, stdout: str, explain: str | None) -> None:
         out = stdout.strip()[:MAX_OUTPUT_CHARS]
         printed = self.query_one("#step-output", Static)
-        printed.update(Content.styled("The step printed:\n", "bold") + plain(out) if out else "")
+        printed.update(Content.styled(_("The step printed:") + "\n", "bold") + plain(out)
+                       if out else "")
         printed.display = bool(out)
         note = self.query_one("#step-explain", Static)
         note.update(inline(explain) if explain else "")

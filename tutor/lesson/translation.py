@@ -1,0 +1,201 @@
+"""Lesson translations that cannot drift from their source (docs/translating.md).
+
+A translation lives beside its lesson: `memory.ko.yaml` for `memory.yaml`.  It holds
+only the texts a learner reads (title, intro, each step's explanation, each question's
+ask, hint, explanation, choices' labels and feedback messages), keyed to the lesson's
+structure, and the fingerprint of the English texts it translates:
+
+    translates: samples/memory        # the lesson's id
+    lang: ko
+    source: 3b0c1f9e2a7d4c55          # fingerprint(source_texts(lesson))
+    text:
+      title: ...
+      intro: ...
+      steps:
+        - explain: ...
+          predict:
+            - ask: ...
+              hint: ...
+              choices: [..., ...]      # labels shown; answers are judged as in English
+              feedback: {"6": ...}     # keyed by the English file's feedback keys
+
+Code, `expect`, answers, choices as judged and feedback keys are never translated:
+a lesson runs and is judged exactly as in English.  A translation is used only when it
+matches its source exactly (same texts, same fingerprint); otherwise the lesson is
+shown in English, marked as such, and `tutor lint` says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tutor.lesson.model import Lesson, Prompt
+from tutor.safetext import sanitize
+
+PROMPT_TEXTS = ("ask", "hint", "explain")
+TOP_KEYS = ("translates", "lang", "source", "text")
+
+
+def translation_path(lesson_file: Path, lang: str) -> Path:
+    """Where `lesson_file`'s translation into `lang` lives: `x.yaml` -> `x.ko.yaml`."""
+    return lesson_file.with_name(f"{lesson_file.stem}.{lang}{lesson_file.suffix}")
+
+
+def is_translation_file(path: Path) -> bool:
+    """`x.LANG.yaml` for a language tutor speaks (the name alone: no reading)."""
+    from tutor.i18n import LANGUAGES
+
+    lang = Path(path.stem).suffix[1:]
+    return path.suffix in (".yaml", ".yml") and lang in LANGUAGES and lang != "en"
+
+
+def source_texts(lesson: Lesson) -> dict[str, Any]:
+    """The English texts a translation translates, in the lesson's structure (empty
+    texts left out).  A lesson with `vary:` gives its template's texts."""
+    lesson = lesson.template or lesson
+    out: dict[str, Any] = {"title": lesson.title}
+    if lesson.intro:
+        out["intro"] = lesson.intro
+    steps = []
+    for step in lesson.steps:
+        s: dict[str, Any] = {}
+        if step.explain:
+            s["explain"] = step.explain
+        prompts = []
+        for p in step.prompts:
+            q: dict[str, Any] = {k: getattr(p, k) for k in PROMPT_TEXTS if getattr(p, k)}
+            if p.choices:
+                q["choices"] = list(p.choices)
+            if p.feedback:
+                q["feedback"] = dict(p.feedback)
+            prompts.append(q)
+        if prompts:
+            s["predict"] = prompts
+        steps.append(s)
+    out["steps"] = steps
+    return out
+
+
+def fingerprint(texts: dict[str, Any]) -> str:
+    """16 hex digits of SHA-256 over the texts (canonical JSON): any change to an English
+    text, or to the lesson's structure of texts, changes it."""
+    canonical = json.dumps(texts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def read(path: Path) -> dict[str, Any]:
+    """A translation file's data; ValueError saying what is wrong where."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot be read ({exc})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ValueError(f"is not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(data, dict):
+        raise ValueError("must be a mapping with translates:, lang:, source: and text:")
+    return data
+
+
+def problems(lesson: Lesson, data: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    """What keeps `data` from translating `lesson` into `lang`, as (key path, message):
+    a wrong lesson or language, a text missing, an extra one, a changed source."""
+    out: list[tuple[str, str]] = []
+    for key in data:
+        if key not in TOP_KEYS:
+            out.append((str(key), f"unknown key `{key}` (a translation has "
+                                  f"{', '.join(TOP_KEYS)})"))
+    if data.get("translates") != lesson.id:
+        out.append(("translates", f"`translates:` must be the lesson's id `{lesson.id}`, "
+                                  f"not {data.get('translates')!r}"))
+    if data.get("lang") != lang:
+        out.append(("lang", f"`lang:` must be `{lang}` (the file name's language), "
+                            f"not {data.get('lang')!r}"))
+    source = source_texts(lesson)
+    now = fingerprint(source)
+    if data.get("source") != now:
+        out.append(("source", f"the English texts changed since this translation was made "
+                              f"(its `source:` is {data.get('source')!r}, the lesson's texts "
+                              f"are now {now}): update the translation, then set "
+                              f"`source: {now}`"))
+    text = data.get("text")
+    if not isinstance(text, dict):
+        out.append(("text", "`text:` must be a mapping of the translated texts"))
+        return out
+    _compare(source, text, "text", out)
+    return out
+
+
+def _compare(source: Any, text: Any, path: str, out: list[tuple[str, str]]) -> None:
+    if isinstance(source, dict):
+        if not isinstance(text, dict):
+            out.append((path, "must be a mapping, as in the lesson"))
+            return
+        for key, value in source.items():
+            if key not in text or text[key] in (None, "", [], {}):
+                if isinstance(value, str):
+                    out.append((f"{path}.{key}", f"missing: the translation of {value[:50]!r}"))
+                else:
+                    out.append((f"{path}.{key}", f"missing: `{key}:` as in the lesson"))
+            else:
+                _compare(value, text[key], f"{path}.{key}", out)
+        for key in text:
+            if key not in source:
+                out.append((f"{path}.{key}", f"extra: the lesson has no `{key}` here"))
+    elif isinstance(source, list):
+        if not isinstance(text, list):
+            out.append((path, "must be a list, as in the lesson"))
+            return
+        if len(text) != len(source):
+            out.append((path, f"{len(text)} entries, the lesson has {len(source)}"))
+        for i, (a, b) in enumerate(zip(source, text, strict=False)):
+            _compare(a, b, f"{path}[{i}]", out)
+    elif not isinstance(text, str) or not text.strip():
+        out.append((path, f"missing: the translation of {str(source)[:50]!r}"))
+
+
+def translated(lesson: Lesson, lang: str) -> Lesson:
+    """`lesson` in `lang` where a translation beside it matches its source exactly;
+    else `lesson` itself (in English: front ends mark it so, `Lesson.lang`)."""
+    path = translation_path(lesson.file, lang)
+    if lang == "en" or not path.is_file():
+        return lesson
+    try:
+        data = read(path)
+    except ValueError:
+        return lesson
+    if problems(lesson, data, lang):
+        return lesson  # a stale or incomplete translation is never shown
+    return apply(lesson, data["text"], lang)
+
+
+def apply(lesson: Lesson, text: dict[str, Any], lang: str) -> Lesson:
+    """The lesson with `text`'s texts (checked by `problems` first)."""
+    steps = []
+    for step, s in zip(lesson.steps, text.get("steps") or [], strict=True):
+        asked = s.get("predict") or [{} for _ in step.prompts]
+        prompts = tuple(_prompt(p, q) for p, q in zip(step.prompts, asked, strict=True))
+        steps.append(replace(step, prompts=prompts, explain=_t(s.get("explain"), step.explain)))
+    return replace(lesson, title=_t(text.get("title"), lesson.title) or lesson.title,
+                   intro=_t(text.get("intro"), lesson.intro) or "", steps=tuple(steps),
+                   lang=lang)
+
+
+def _prompt(p: Prompt, q: dict[str, Any]) -> Prompt:
+    feedback = q.get("feedback") or {}
+    return replace(
+        p, ask=_t(q.get("ask"), p.ask) or p.ask, hint=_t(q.get("hint"), p.hint),
+        explain=_t(q.get("explain"), p.explain),
+        labels=tuple(sanitize(str(c)) for c in q["choices"]) if q.get("choices") else (),
+        feedback=tuple((k, _t(feedback.get(k), m) or m) for k, m in p.feedback))
+
+
+def _t(new: Any, old: str | None) -> str | None:
+    return sanitize(str(new)) if isinstance(new, str) and new.strip() else old
