@@ -58,7 +58,8 @@ def import_graph(root: Path = ROOT, package: str = "tutor") -> Graph:
 
 
 def cycles(graph: Graph) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    """The strongly connected components of more than one module, and modules that
+    import themselves (Tarjan), each sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -83,7 +84,7 @@ def cycles(graph: Graph) -> list[list[str]]:
                 part.append(w)
                 if w == v:
                     break
-            if len(part) > 1:
+            if len(part) > 1 or v in graph[v]:
                 found.append(sorted(part))
 
     for v in sorted(graph):

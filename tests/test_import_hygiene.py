@@ -67,79 +67,25 @@ def test_the_code_passes_ruff() -> None:
 
 # ---------------------------------------------- the kernel package: no cycles, alone
 
-KERNEL = Path(__file__).resolve().parent.parent / "tutor" / "kernel"
-
-
-def tutor_imports(path: Path) -> set[str]:
-    """The tutor modules `path` imports (every import statement, in functions and under
-    `if TYPE_CHECKING` too), as dotted names; `from tutor.kernel import x` counts as
-    tutor.kernel.x where x is a module of the package."""
-    import ast
-
-    package = "tutor.kernel"
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "tutor")
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:  # relative: from the package
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
-                                + ([base] if base else []))
-            if base.split(".")[0] != "tutor":
-                continue
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                found.add(sub if (KERNEL / f"{alias.name}.py").exists() and base == package
-                          else base)
-    return found
-
-
 def kernel_graph() -> dict[str, set[str]]:
-    """tutor.kernel's modules -> the tutor modules each imports."""
-    return {f"tutor.kernel.{p.stem}" if p.stem != "__init__" else "tutor.kernel":
-            tutor_imports(p) for p in sorted(KERNEL.glob("*.py"))}
+    """tutor.kernel's modules -> the tutor modules each imports (every import statement,
+    in functions and under `if TYPE_CHECKING` too: tests/import_cycles.py)."""
+    from import_cycles import import_graph
 
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every import cycle among the graph's own nodes (one per strongly connected set)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:  # Tarjan's algorithm (the graph has ~30 nodes)
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in sorted(graph[node]):
-            if nxt not in graph or nxt == "tutor.kernel":  # (the package's own __init__)
-                continue
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                member = stack.pop()
-                group.append(member)
-                if member == node:
-                    break
-            if len(group) > 1 or node in graph[node]:
-                found.append(sorted(group))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
+    return {module: set(imports) for module, imports in import_graph().items()
+            if module.split(".")[:2] == ["tutor", "kernel"]}
 
 
 def test_the_kernel_package_has_no_import_cycle() -> None:
     # (client.py and spawn.py used to import each other, lazily: the manager now builds
     # on the provisioners, which know it only through tutor/kernel/provisioner.py)
+    from import_cycles import cycles
+
     graph = kernel_graph()
-    assert cycles(graph) == []
+    inner = {module: {imported for imported in imports  # (the package's own __init__ aside)
+                      if imported in graph and imported != "tutor.kernel"}
+             for module, imports in graph.items()}
+    assert cycles(inner) == []
     assert {"tutor.kernel.manager", "tutor.kernel.fork", "tutor.kernel.spawn"} <= set(graph)
 
 
@@ -152,7 +98,9 @@ def test_the_kernel_package_imports_nothing_else_of_tutor() -> None:
 
 
 def test_the_cycle_finder_finds_cycles() -> None:
-    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    from import_cycles import cycles
+
+    graph = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}, "e": {"e": 1}}
     assert sorted(cycles(graph)) == [["a", "b", "c"], ["e"]]
 
 
