@@ -21,8 +21,6 @@ import sys
 import threading
 from typing import Any
 
-from tutor.kernel.liveness import process_state
-
 WATCH_EVERY = 0.25  # seconds: a Popen normally returns in milliseconds
 WATCHED = sys.platform.startswith("linux")
 _killed: set[int] = set()  # children killed before their exec (any thread's Popen)
@@ -83,10 +81,11 @@ def stopped_unexeced_children(parent: int, own: bytes | None) -> list[int]:
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
                 stat = f.read()
-            ppid = int(stat[stat.rfind(b")") + 2:].split()[1])
-        except (OSError, IndexError, ValueError):
+            state, ppid = stat[stat.rfind(b")") + 2:].split()[:2]  # one read: state and parent
+            parent_of = int(ppid)
+        except (OSError, ValueError):
             continue
-        if ppid == parent and process_state(pid) in ("T", "t") and _cmdline(pid) == own:
+        if parent_of == parent and state in (b"T", b"t") and _cmdline(pid) == own:
             found.append(pid)
     return found
 
