@@ -104,13 +104,7 @@ def _a_foreseen_mistake(kind: Kind, spec: JudgeSpec, example: str) -> bool:
         return False
     if _feedback(kind, spec, pred, example) is not None:
         return True
-    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
-    for key in spec.wrong:
-        pseudo = _feedback_key(spec, key)
-        if pseudo is not None and judged(kind, base, pred, pseudo, example).status \
-                is Status.CORRECT:
-            return True
-    return False
+    return any(_fits(kind, spec, pred, key, example) is not None for key in spec.wrong)
 
 
 def _negated(example: str) -> str:
@@ -183,25 +177,34 @@ def _feedback_key(spec: JudgeSpec, key: str) -> Obs | None:
     return to_observation(wrong, spec.choices)
 
 
-def _typed_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs,
-                   answer: str) -> str | None:
+def _fits(kind: Kind, spec: JudgeSpec, pred: Pred, key: str, answer: str) -> Obs | None:
+    """The value a feedback key or `wrong:` answer describes, when the typed answer is
+    judged right against it; else None."""
+    pseudo = _feedback_key(spec, key)
+    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
+    if pseudo is not None and judged(kind, base, pred, pseudo, answer).status \
+            is Status.CORRECT:
+        return pseudo
+    return None
+
+
+def _typed_mistake(kind: Kind, spec: JudgeSpec, pred: Pred, live: Obs, answer: str,
+                   right: bool) -> str | None:
     """The `wrong:` answer the typed one is (judged right against it), when that is
     not the live value: a foreseen mistake is never right nor partly right, whatever
     the precision typed (`[100, 99]` for a live [99.9, 98.9] whose `wrong:` has
-    [100.0, 99.0]; every item of a set when `wrong:` lists that superset)."""
+    [100.0, 99.0]; every item of a set when `wrong:` lists that superset).  `right`:
+    the typed answer was judged right for the live value (else partly right)."""
     base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
-    right = judged(kind, base, pred, live, answer).status is Status.CORRECT
     typed = _numbers(to_observation(pred, spec.choices)) if right else None
     for key in spec.wrong:
-        pseudo = _feedback_key(spec, key)
+        pseudo = _fits(kind, spec, pred, key, answer)
         if pseudo is None:
             continue
         try:
             if judged(kind, base, parse(base, key), live, key).status is Status.CORRECT:
                 continue  # a `wrong:` that is the live value: `tutor check` reports that
         except InvalidPrediction:
-            continue
-        if judged(kind, base, pred, pseudo, answer).status is not Status.CORRECT:
             continue
         if not right:  # partly right for the live value, exactly the mistake
             return key
@@ -245,11 +248,8 @@ def _distance(a: list[float], b: list[float]) -> float:
 
 
 def _feedback(kind: Kind, spec: JudgeSpec, pred: Pred, answer: str) -> str | None:
-    base = JudgeSpec(kind=spec.kind, choices=spec.choices, tolerance=spec.tolerance)
     for key, explanation in spec.feedback:
-        pseudo = _feedback_key(spec, key)
-        if pseudo is not None and judged(kind, base, pred, pseudo, answer).status \
-                is Status.CORRECT:
+        if _fits(kind, spec, pred, key, answer) is not None:
             return explanation
     return None
 
@@ -403,7 +403,8 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
                 "Written to ", Fill(digits), ", the two differ."), kind.style),
                 expected, text, (), feedback)
     if out.status in (Status.CORRECT, Status.PARTIAL) and kind.name != "number":
-        mistake_key = _typed_mistake(kind, spec, pred, live, answer)
+        mistake_key = _typed_mistake(kind, spec, pred, live, answer,
+                                     out.status is Status.CORRECT)
         if mistake_key is not None:
             return Verdict(Status.INCORRECT, render((
                 "You said ", Said(answer), ": that is the answer one of the mistakes this "
