@@ -270,17 +270,39 @@ async def test_a_lesson_the_kernel_cannot_run_is_marked_and_not_counted(kernel, 
         assert "Cannot run here: this lesson needs a CUDA device" in head
 
 
+class EventKernel:
+    """A kernel without a process for the app's tests: it tells its listeners of a
+    status change (`Kernel.subscribe`) when the test makes one."""
+
+    channel, failure, mode = None, None, "fork"
+
+    def __init__(self) -> None:
+        self.info: dict[str, object] = {}
+        self.listeners: list[Callable[[str], object]] = []
+
+    def subscribe(self, listener: Callable[[str], object]) -> Callable[[], None]:
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
+
+    def wait_ready(self) -> dict[str, object]:
+        return self.info
+
+    def shutdown(self) -> None: ...
+
+    def describe_mode(self) -> str:
+        return "fork mode"
+
+    def describe_cuda(self) -> str:
+        return "no CUDA device"
+
+
 async def test_the_course_total_is_shown_once_and_does_not_change(tutor_home) -> None:
     """The course line counts the lessons this kernel can run. Before the kernel has
     said what it has, it shows no total (it used to show every lesson, 123, and then
     drop to 116 when the kernel came up without a GPU)."""
     from tutor.ui.app import TutorApp
 
-    class Starting:  # a kernel that becomes ready when the test says so
-        channel, failure, mode = None, None, "fork"
-        info: dict[str, object] = {}
-        listeners: list[Callable[[str], object]] = []
-
+    class Starting(EventKernel):  # a kernel that becomes ready when the test says so
         @property
         def status(self) -> str:
             return getattr(self, "_status", "starting")
@@ -290,21 +312,6 @@ async def test_the_course_total_is_shown_once_and_does_not_change(tutor_home) ->
             self._status = value
             for listener in self.listeners:
                 listener(value)
-
-        def subscribe(self, listener: Callable[[str], object]) -> Callable[[], None]:
-            self.listeners.append(listener)
-            return lambda: None
-
-        def wait_ready(self) -> dict[str, object]:
-            return self.info
-
-        def shutdown(self) -> None: ...
-
-        def describe_mode(self) -> str:
-            return "fork mode"
-
-        def describe_cuda(self) -> str:
-            return "no CUDA device"
 
     kernel = Starting()
     app = TutorApp(catalog=ui_catalog("lessons", "gpu"), kernel=kernel,  # type: ignore[arg-type]
@@ -332,30 +339,14 @@ async def test_the_kernel_state_follows_the_kernels_events_not_a_poll(tutor_home
     nothing reads the status behind its back."""
     from tutor.ui.app import TutorApp
 
-    class Announcing:
-        channel, failure, mode, info = None, None, "fork", {}
+    class Announcing(EventKernel):
         status = "starting"
-        listeners: list[Callable[[str], object]] = []
 
         def announce(self, status: str) -> None:
             self.status = status
             for listener in self.listeners:
                 listener(status)
 
-        def subscribe(self, listener: Callable[[str], object]) -> Callable[[], None]:
-            self.listeners.append(listener)
-            return lambda: self.listeners.remove(listener)
-
-        def wait_ready(self) -> dict[str, object]:
-            return self.info
-
-        def shutdown(self) -> None: ...
-
-        def describe_mode(self) -> str:
-            return "fork mode"
-
-        def describe_cuda(self) -> str:
-            return "no CUDA device"
 
     kernel = Announcing()
     app = TutorApp(catalog=ui_catalog(), kernel=kernel,  # type: ignore[arg-type]
