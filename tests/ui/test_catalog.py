@@ -347,7 +347,6 @@ async def test_the_kernel_state_follows_the_kernels_events_not_a_poll(tutor_home
             for listener in self.listeners:
                 listener(status)
 
-
     kernel = Announcing()
     app = TutorApp(catalog=ui_catalog(), kernel=kernel,  # type: ignore[arg-type]
                    store=ProgressStore(tutor_home))
