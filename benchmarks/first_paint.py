@@ -17,7 +17,7 @@ directory every run (every file read and validated), and `warm`, with the catalo
 index written by a first run left in place (docs/performance.md, "Catalog index").
 
 `--baseline DIR` (another checkout, e.g. `git worktree add /tmp/old main`) runs its
-code (PYTHONPATH=DIR) and this one's, warm and cold, one run each in turn for
+code (PYTHONPATH=DIR) and this one's, each warm and cold, one run each in turn for
 `--runs` rounds with a torch import timed in each round: on a shared machine the
 load changes within minutes, and only interleaved figures compare.
 
@@ -152,11 +152,13 @@ def time_runs(runs: int, marker: str, env: dict[str, str], warm: bool) -> tuple[
 
 
 def interleaved(args: argparse.Namespace, marker: str, size: int, bundled: int) -> None:
-    """`--baseline`: the other checkout, this one warm and cold, one run each in turn."""
+    """`--baseline`: the other checkout and this one, warm and cold, one run each in turn
+    (a baseline without a catalog index reads every file in both)."""
     with tempfile.TemporaryDirectory(prefix="tutor-bench-lessons-") as extra:
         added = generate(Path(extra), size - bundled) if size > bundled else 0
         here = str(ROOT)
-        kinds = (("baseline", args.baseline, False), ("warm", here, True), ("cold", here, False))
+        kinds = (("baseline warm", args.baseline, True), ("warm", here, True),
+                 ("baseline cold", args.baseline, False), ("cold", here, False))
         times: dict[str, list[float]] = {name: [] for name, _, _ in kinds}
         torch = []
         for _ in range(args.runs):

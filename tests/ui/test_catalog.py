@@ -208,6 +208,61 @@ async def test_path_adds_lesson_directories_beside_the_bundled_ones(kernel, tuto
                        what="fixture lessons listed")
 
 
+async def test_the_catalog_is_built_without_the_collector_then_kept_out_of_its_sight(
+        kernel, tutor_home) -> None:
+    # docs/performance.md "Lesson titles": building the catalog's objects with the cyclic
+    # collector running costs collections that walk them again and again; the app pauses
+    # it while it loads, then freezes what it built, and leaves it running afterwards
+    import gc
+
+    from tutor.ui.app import TutorApp
+
+    seen: list[bool] = []
+    real = load_catalog
+
+    def watched(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    frozen = gc.get_freeze_count()
+    app = TutorApp(kernel=kernel, store=ProgressStore(tutor_home), paths=[UI_DATA / "lessons"])
+    try:
+        import tutor.lesson.catalog
+
+        original = tutor.lesson.catalog.load_catalog
+        tutor.lesson.catalog.load_catalog = watched  # type: ignore[assignment]
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_for(pilot, lambda: app.catalog is not None, what="catalog loaded")
+                assert seen == [False]  # loaded with the collector paused
+                assert gc.isenabled()  # and running again after
+                lessons = len(app.catalog.lessons)
+                assert gc.get_freeze_count() - frozen > 100 * lessons  # the catalog, frozen
+        finally:
+            tutor.lesson.catalog.load_catalog = original
+    finally:
+        gc.unfreeze()  # (the other tests of this process collect as usual)
+
+
+def test_paused_gc_leaves_the_collector_as_it_found_it() -> None:
+    import gc
+
+    from tutor.ui.app import paused_gc
+
+    assert gc.isenabled()
+    with pytest.raises(ZeroDivisionError), paused_gc():
+        assert not gc.isenabled()
+        1 / 0  # noqa: B018
+    assert gc.isenabled()
+    gc.disable()  # (as Textual does while it scrolls)
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 async def test_theme_is_kept_between_runs(tutor_home) -> None:
     from tutor.ui.app import TutorApp
 

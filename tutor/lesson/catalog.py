@@ -79,9 +79,14 @@ class Catalog:
         return [p for e in self.errors for p in e.problems]
 
 
-def _pack_for(path: Path, catalog: Catalog, source: str, index: LessonIndex | None) -> Pack:
-    """The pack of a lesson file: its pack.yaml (`pack_manifest`), else its directory."""
-    manifest = pack_manifest(path)
+def _pack_for(path: Path, catalog: Catalog, source: str, index: LessonIndex | None,
+              manifests: dict[Path, Path | None]) -> Pack:
+    """The pack of a lesson file: its pack.yaml (`pack_manifest`), else its directory.
+    `manifests`: the pack.yaml found so far for each directory, during one load (the
+    search stats several files per directory above the lesson)."""
+    if path.parent not in manifests:
+        manifests[path.parent] = pack_manifest(path)
+    manifest = manifests[path.parent]
     directory = manifest.parent if manifest is not None else path.parent
     if directory in catalog.packs:
         return catalog.packs[directory]
@@ -170,6 +175,7 @@ def load_catalog(
     bundled = with_bundled if with_bundled is not None else not paths
     seen: dict[str, Lesson] = {}
     loaded: set[Path] = set()  # resolved paths of the files read (was O(n^2): issue #6)
+    manifests: dict[Path, Path | None] = {}  # each directory's pack.yaml, looked up once
     for root in _roots(list(paths or ()), with_env, bundled, catalog):
         if not root.path.exists():
             catalog.errors.append(_error(str(root.path), "no such file or directory"))
@@ -185,7 +191,7 @@ def load_catalog(
             if resolved in loaded:
                 continue
             loaded.add(resolved)
-            known = index.lesson(file) if index is not None else None
+            known = index.lesson(file, resolved) if index is not None else None
             if isinstance(known, Lesson):
                 lesson = known
                 catalog.from_index.add(lesson.id)
@@ -201,7 +207,7 @@ def load_catalog(
                     catalog.errors.append(_duplicate(file, lesson.id, first.file))
                 continue
             seen[lesson.id] = lesson
-            catalog.pack_of[lesson.id] = _pack_for(file, catalog, root.source, index)
+            catalog.pack_of[lesson.id] = _pack_for(file, catalog, root.source, index, manifests)
             if root.installed is not None:
                 catalog.installed_of[lesson.id] = root.installed
             catalog.lessons.append(lesson)

@@ -82,14 +82,15 @@ def code_stamp() -> tuple[object, ...]:
             tuple((p.name, *stamp(p)) for p in modules))
 
 
-def lesson_key(file: Path) -> str:
+def lesson_key(file: Path, resolved: Path | None = None) -> str:
     """`file`'s entry: a lesson is built in the current language (from its translation
     beside it, where one matches: tutor.lesson.translation), so in another language the
     key holds the language and the translation file's stamp (an edited, added or
-    removed translation is read again)."""
+    removed translation is read again).  `resolved`: `file.resolve()`, when the caller
+    has it already (resolving costs a system call per directory of the path)."""
     from tutor.i18n import ENGLISH, language
 
-    key, lang = str(file.resolve()), language()
+    key, lang = str(resolved or file.resolve()), language()
     if lang == ENGLISH:
         return key
     return f"{key}|{lang}|{stamp(file.with_name(f'{file.stem}.{lang}{file.suffix}'))}"
@@ -112,6 +113,9 @@ class LessonIndex:
         self.packs: dict[str, tuple[Stamp, str, Any]] = {}
         self.seen: set[str] = set()  # entries looked up this time (the rest are dropped)
         self.changed = False
+        # pack.yaml stamps taken during this load: a pack's lessons share one (an index
+        # is opened for one load; a manifest edited during it is seen at the next)
+        self.manifest_stamps: dict[str, Stamp] = {}
 
     @classmethod
     def open(cls, directory: Path | None = None) -> LessonIndex:
@@ -135,19 +139,27 @@ class LessonIndex:
         return index
 
     # ------------------------------------------------------------------ lookups
-    def lesson(self, file: Path) -> Any:
+    def lesson(self, file: Path, resolved: Path | None = None) -> Any:
         """The lesson built from `file` last time, if `file` and its pack.yaml (if any)
-        are unchanged since; else None."""
-        key = lesson_key(file)
+        are unchanged since; else None.  `resolved`: as for `lesson_key`."""
+        key = lesson_key(file, resolved)
         self.seen.add(key)
         entry = self.lessons.get(key)
         if entry is None:
             return None
         file_stamp, manifest, manifest_stamp, lesson = entry
-        if file_stamp != stamp(file) or manifest_stamp != (
-                stamp(Path(manifest)) if manifest else MISSING):
+        if file_stamp != stamp(file) or manifest_stamp != self.manifest_stamp(manifest):
             return None
         return lesson
+
+    def manifest_stamp(self, manifest: str) -> Stamp:
+        """The stamp of a lesson's pack.yaml (`""`: none), taken once per load."""
+        if not manifest:
+            return MISSING
+        known = self.manifest_stamps.get(manifest)
+        if known is None:
+            known = self.manifest_stamps[manifest] = stamp(Path(manifest))
+        return known
 
     def keep_lesson(self, file: Path, manifest: Path | None, lesson: Any,
                     before: Stamp) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +52,21 @@ if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
 
 
 KERNEL_GROUPS = ("kernel", "repl", "kernel-start")  # workers that use the kernel
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside (as it was after: Textual pauses it while it
+    scrolls).  For building many objects that all live on: the collector would walk the
+    growing heap again and again for nothing.  Then `gc.freeze()` inside keeps it from
+    walking them at all (else the first collection after walks every one of them)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class TutorApp(TutorHost):
@@ -156,7 +173,9 @@ class TutorApp(TutorHost):
         from tutor.lesson.catalog import load_catalog
         from tutor.lesson.index import LessonIndex
 
-        catalog = load_catalog(self.paths, with_bundled=True, index=LessonIndex.open())
+        with paused_gc():  # (it builds thousands of long-lived objects: see run_app)
+            catalog = load_catalog(self.paths, with_bundled=True, index=LessonIndex.open())
+            gc.freeze()  # (a catalog replaced later is still freed: it holds no cycles)
         self.post_message(CatalogLoaded(catalog))
 
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
