@@ -122,10 +122,22 @@ def generate(directory: Path, n: int) -> int:
     return n
 
 
-def time_runs(runs: int, marker: str, env: dict[str, str], warm: bool) -> tuple[list[float], bool]:
-    """`runs` timings of `tutor` until `marker` shows; `warm`: one untimed run first
-    writes the catalog index and every run keeps it (else: an empty cache each run)."""
-    times = []
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process `pid` has used so far (Linux: /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def time_runs(runs: int, marker: str, env: dict[str, str], warm: bool
+              ) -> tuple[list[float], bool, list[float]]:
+    """`runs` timings of `tutor` until `marker` shows, whether the UI mapped torch, and
+    the UI process's CPU time when it showed (steadier than wall time on a busy machine;
+    in clock ticks, 10 ms); `warm`: one untimed run first writes the catalog index and
+    every run keeps it (else: an empty cache each run)."""
+    times, cpus = [], []
     torch_in_ui = False
     cache = tempfile.mkdtemp(prefix="tutor-bench-cache-")
     try:
@@ -138,17 +150,19 @@ def time_runs(runs: int, marker: str, env: dict[str, str], warm: bool) -> tuple[
                 seconds, name, pid = paint(f"exec {TUTOR}", marker,
                                            dict(env, TUTOR_HOME=home, XDG_CACHE_HOME=cache),
                                            keep=True, timeout=60)
+                cpu = cpu_seconds(pid)
                 time.sleep(1.5 if i == 0 else 0.1)  # let the kernel start in the first run
                 torch_in_ui |= maps_torch(pid)
                 subprocess.run(["tmux", "kill-session", "-t", name], stderr=subprocess.DEVNULL)
                 if not (warm and i == 0):
                     times.append(seconds)
+                    cpus.append(cpu)
                 wait_gone(pid)  # the next run must not compete with this one's kernel
             finally:
                 shutil.rmtree(home, ignore_errors=True)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
-    return times, torch_in_ui
+    return times, torch_in_ui, cpus
 
 
 def interleaved(args: argparse.Namespace, marker: str, size: int, bundled: int) -> None:
@@ -160,18 +174,22 @@ def interleaved(args: argparse.Namespace, marker: str, size: int, bundled: int) 
         kinds = (("baseline warm", args.baseline, True), ("warm", here, True),
                  ("baseline cold", args.baseline, False), ("cold", here, False))
         times: dict[str, list[float]] = {name: [] for name, _, _ in kinds}
+        cpus: dict[str, list[float]] = {name: [] for name, _, _ in kinds}
         torch = []
         for _ in range(args.runs):
             for name, path, warm in kinds:
                 env = {"PYTHONPATH": path, "TERM": "xterm-256color",
                        "TUTOR_PATH": extra if added else ""}
-                times[name] += time_runs(1, marker, env, warm)[0]
+                took, _maps, cpu = time_runs(1, marker, env, warm)
+                times[name] += took
+                cpus[name] += cpu
             torch.append(torch_import_seconds(1))
         torch_s = median(torch)
         for name, values in times.items():
             print(f"{bundled + added} lessons, {name}: median {median(values) * 1000:.0f} ms = "
                   f"{median(values) / torch_s:.2f}x a torch import (median {torch_s * 1000:.0f} "
-                  f"ms); runs {', '.join(f'{v:.2f}' for v in values)} s")
+                  f"ms), CPU {median(cpus[name]) * 1000:.0f} ms; runs "
+                  f"{', '.join(f'{v:.2f}' for v in values)} s")
 
 
 def main() -> None:
@@ -206,12 +224,13 @@ def main() -> None:
             added = generate(Path(extra), size - bundled) if size > bundled else 0
             env = dict(base, TUTOR_PATH=extra if added else "")
             for warm in (False, True):
-                times, maps = time_runs(args.runs, marker, env, warm)
+                times, maps, cpus = time_runs(args.runs, marker, env, warm)
                 torch_in_ui |= maps
                 first = median(times)
                 print(f"{bundled + added} lessons, {'warm' if warm else 'cold'} index: median "
                       f"{first * 1000:.0f} ms over {len(times)} runs (min "
-                      f"{min(times) * 1000:.0f}, max {max(times) * 1000:.0f}); net of tmux "
+                      f"{min(times) * 1000:.0f}, max {max(times) * 1000:.0f}; CPU "
+                      f"{median(cpus) * 1000:.0f} ms); net of tmux "
                       f"{(first - overhead) * 1000:.0f} ms; {first / torch_s:.2f}x a torch "
                       "import" + (f"; <= 0.35x: {verdict(first <= 0.35 * torch_s)}"
                                   if bundled + added >= 500 and warm else ""))
