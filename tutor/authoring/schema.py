@@ -46,7 +46,7 @@ def schema_text(pack: bool = False) -> str:
                       ensure_ascii=False) + "\n"
 
 
-def _in_tutor_tree(directory: Path) -> bool:
+def in_tutor_tree(directory: Path) -> bool:
     """Is `directory` inside the tree tutor itself is installed from (its repository)?"""
     try:
         common = Path(os.path.commonpath([directory, PACKAGED.parent]))
@@ -63,7 +63,7 @@ def schema_copy(pack_dir: Path, pack: bool = False) -> Path:
 def write_schema_copies(pack_dir: Path) -> list[Path]:
     """Write the pack's schema copies that are missing or out of date; the paths written.
     Nothing is written for a pack inside tutor's own tree (it uses the packaged files)."""
-    if _in_tutor_tree(pack_dir.resolve()):
+    if in_tutor_tree(pack_dir.resolve()):
         return []
     written = []
     for pack in (False, True):
@@ -85,7 +85,7 @@ def modeline_target(file: Path, pack_dir: Path | None = None, pack: bool = False
     relative to the file, to the packaged schema inside tutor's own tree, else to the
     copy in `pack_dir` (default: the file's directory)."""
     directory = file.resolve().parent
-    if _in_tutor_tree(directory):
+    if in_tutor_tree(directory):
         target = PACKAGED_PACK if pack else PACKAGED
     else:
         target = schema_copy((pack_dir or file.parent).resolve(), pack)

@@ -15,6 +15,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "(--due)"),
     "reset": ("tutor.commands.reset", "forget your progress (all, or one lesson's)"),
     "new": ("tutor.commands.new", "write a commented lesson skeleton to start from"),
+    "translate": ("tutor.commands.translate", "start lessons' translations, or bring them in "
+                  "line with their lessons (--update)"),
     "lint": ("tutor.commands.lint", "check lesson files without running them (no torch)"),
     "record": ("tutor.commands.record", "run lessons and write every answer from the live value"),
     "dev": ("tutor.commands.dev", "preview one lesson file in the app, reloading on save"),

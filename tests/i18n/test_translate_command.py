@@ -1,0 +1,138 @@
+"""`tutor translate LANG PATH... [--update]` (docs/translating.md): a new translation
+file holds the lesson's English texts in the format's shape with `source: ""` (lint keeps
+reporting it until the translator sets the fingerprint); an existing one is never
+overwritten; `--update` keeps what is translated, adds new texts in English and prints
+the texts it drops."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import fake_play  # noqa: E402
+
+from tutor.authoring.lint import lint_paths  # noqa: E402
+from tutor.cli import main  # noqa: E402
+from tutor.lesson import load_lesson  # noqa: E402
+from tutor.lesson.translation import fingerprint, source_texts, translation_path  # noqa: E402
+
+
+@pytest.fixture
+def lesson(tmp_path: Path) -> Path:
+    pack = tmp_path / "ui"
+    shutil.copytree(fake_play.UI_LESSONS, pack)
+    for old in pack.glob("*.ko.yaml"):
+        old.unlink()
+    return pack / "basics.yaml"
+
+
+def problems(path: Path) -> list[str]:
+    return [f"{p.path}: {p.message}" for p in lint_paths([path], with_known=False).problems
+            if ".ko." in p.file]
+
+
+def tagged(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: tagged(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [tagged(v) for v in value]
+    return f"번역: {value}"
+
+
+def test_a_new_translation_holds_the_english_texts_and_lints_as_unfinished(
+        lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["translate", "ko", str(lesson)]) == 0
+    target = translation_path(lesson, "ko")
+    data = yaml.safe_load(target.read_text(encoding="utf-8"))
+    source = source_texts(load_lesson(lesson))
+    assert data == {"translates": "ui/basics", "lang": "ko", "source": "", "text": source}
+    out = capsys.readouterr().out
+    assert f"wrote {target}: " in out and "English texts to translate" in out
+    # not finished: lint reports it and prints the fingerprint to set
+    assert [p.split(":")[0] for p in problems(lesson)] == ["source"]
+    assert fingerprint(source) in problems(lesson)[0]
+    # translated and the fingerprint set: clean, and shown in Korean
+    data["text"], data["source"] = tagged(source), fingerprint(source)
+    target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False),
+                      encoding="utf-8")
+    assert problems(lesson) == []
+
+
+def test_an_existing_translation_is_never_overwritten(
+        lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = translation_path(lesson, "ko")
+    target.write_text("translates: ui/basics\n# work in progress\n", encoding="utf-8")
+    assert main(["translate", "ko", str(lesson)]) == 1
+    assert target.read_text(encoding="utf-8") == "translates: ui/basics\n# work in progress\n"
+    err = capsys.readouterr().err
+    assert f"{target} exists" in err and "--update" in err
+
+
+def test_update_keeps_translations_adds_new_texts_and_prints_what_it_drops(
+        lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = source_texts(load_lesson(lesson))
+    target = translation_path(lesson, "ko")
+    target.write_text(yaml.safe_dump(
+        {"translates": "ui/basics", "lang": "ko", "source": fingerprint(source),
+         "text": tagged(source)}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    first_hint = source["steps"][0]["predict"][0]["hint"]
+    # the lesson changes: the first question loses its hint
+    text = lesson.read_text(encoding="utf-8")
+    assert f"hint: {first_hint}" in text
+    lesson.write_text(re.sub(rf"\n *hint: {re.escape(first_hint)}", "", text, count=1),
+                      encoding="utf-8")
+    changed = source_texts(load_lesson(lesson))
+    assert "hint" not in changed["steps"][0]["predict"][0]
+    assert main(["translate", "--update", "ko", str(lesson)]) == 0
+    data = yaml.safe_load(target.read_text(encoding="utf-8"))
+    assert data["source"] == ""  # to be reviewed: lint reports it until it is set again
+    assert data["text"] == tagged(changed)  # every other translated text kept
+    out = capsys.readouterr().out
+    assert "0 new, 1 dropped" in out
+    assert "text.steps[0].predict[0].hint: dropped" in out and f"번역: {first_hint}" in out
+
+
+def test_update_of_a_current_translation_changes_nothing(
+        lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = source_texts(load_lesson(lesson))
+    target = translation_path(lesson, "ko")
+    target.write_text(yaml.safe_dump(
+        {"translates": "ui/basics", "lang": "ko", "source": fingerprint(source),
+         "text": tagged(source)}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert main(["translate", "--update", "ko", str(lesson)]) == 0
+    assert problems(lesson) == []
+    assert "nothing to do" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_only_into_a_language_tutor_speaks(lesson: Path, lang: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["translate", lang, str(lesson)]) == 2
+    assert f"cannot translate into '{lang}'" in capsys.readouterr().err
+    assert not translation_path(lesson, lang).exists()
+
+
+def test_update_gives_a_text_the_translation_lacks_in_english(
+        lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = source_texts(load_lesson(lesson))
+    partial = tagged(source)
+    del partial["steps"][0]["predict"][0]["hint"]  # (not translated yet)
+    target = translation_path(lesson, "ko")
+    target.write_text(yaml.safe_dump(
+        {"translates": "ui/basics", "lang": "ko", "source": "", "text": partial},
+        allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert main(["translate", "--update", "ko", str(lesson)]) == 0
+    data = yaml.safe_load(target.read_text(encoding="utf-8"))
+    hint = source["steps"][0]["predict"][0]["hint"]
+    assert data["text"]["steps"][0]["predict"][0]["hint"] == hint  # English, to translate
+    partial["steps"][0]["predict"][0]["hint"] = hint
+    assert data["text"] == partial and data["source"] == ""
+    out = capsys.readouterr().out
+    assert "1 new, 0 dropped" in out and "+ text.steps[0].predict[0].hint: new" in out
