@@ -235,3 +235,36 @@ def test_an_answer_that_does_not_say_what_sets_the_mistake_apart_stays_right() -
     live = t([20.0, 40.0], [2])
     assert judge(spec, "tensor([20., 40.])", live).status is C
     assert judge(spec, "tensor([20., 40.], requires_grad=True)", live).status is not C
+
+
+# ------------------------------------------------------- the print hides the learner's digits
+def _half(value: float, printed: str) -> dict:
+    return t(value, [], "float16", repr=f"tensor({printed}, dtype=torch.float16)")
+
+
+def test_a_wrong_answer_more_precise_than_the_print_sees_the_value_in_full() -> None:
+    # floats/cancellation: float16(1.001) - 1 = 1/1024, printed `0.0010`; a learner who
+    # typed 0.000977 must not be left believing they were nearer than the value shown
+    v = judge(JudgeSpec(kind="number", tolerance=Tolerance(rtol=0, atol=5e-8)), "0.000977",
+              _half(0.0009765625, "0.0010"))
+    assert v.status is X
+    assert v.details == ("In full, the live value is 0.0009766: torch printed it rounded.",)
+
+
+@pytest.mark.parametrize(("typed", "live", "printed"), [
+    ("0.0011", 0.0009765625, "0.0010"),   # no more digits than the print: it is enough
+    ("0.25", 0.5, "0.5000"),              # the print holds them
+    ("0.123", 0.125, "0.1250"),           # (the print's trailing zeros count)
+])
+def test_no_value_in_full_where_the_print_holds_what_was_typed(typed, live, printed) -> None:
+    v = judge(JudgeSpec(kind="number", tolerance=Tolerance(rtol=0, atol=1e-9)), typed,
+              _half(live, printed))
+    assert v.status is X and not any("In full" in d for d in v.details), v.details
+
+
+def test_shortest_names_a_value_of_its_dtype() -> None:
+    from tutor.judge.comparing.numbers import shortest
+
+    assert shortest(0.0009765625, "float16") == "0.000977"
+    assert shortest(0.10000000149011612, "float32") == "0.1"
+    assert shortest(0.1, "float64") == "0.1"

@@ -20,6 +20,8 @@ must be equal.  An author's `tolerance:` replaces all of this.
 from __future__ import annotations
 
 import math
+import re
+import struct
 
 from tutor import i18n
 
@@ -123,3 +125,46 @@ def hint(p: NumLit, live: int | float, dtype: str = "float64") -> str | None:
     if p.decimals is not None and p.sig < 2:
         return i18n._("Numbers are read to at least two significant digits.") + " " + at
     return at
+
+
+_PACK = {"float16": "e", "float32": "f"}  # dtypes whose values struct can round to
+_SHOWN = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
+
+
+def significant(text: str) -> int:
+    """Significant digits of a number as written (`0.0010`: 2, `1.5e-07`: 2)."""
+    digits = re.sub(r"e.*$", "", text.lower()).lstrip("-").replace(".", "").lstrip("0")
+    return max(len(digits), 1)
+
+
+def shortest(v: float, dtype: str) -> str:
+    """`v` with the fewest digits that still name exactly this value of `dtype`
+    (float16's 0.0009765625 is `0.0009766`; float32's 0.1 is `0.1`)."""
+    code = _PACK.get(dtype)
+    if code is None:
+        return repr(float(v))
+    for digits in range(1, 18):
+        text = f"{v:.{digits}g}"
+        if struct.unpack(code, struct.pack(code, float(text)))[0] == v:
+            return text
+    return repr(float(v))
+
+
+def in_full(p: NumLit, v: float, dtype: str, repr_text: str) -> str | None:
+    """The live value to one digit more than the learner typed, when torch printed it with fewer
+    significant digits than the learner typed and the print hides how far off they were
+    (`0.000977` typed, `tensor(0.0010, dtype=torch.float16)` printed: 0.0009766): the
+    print alone would have them believe they were nearer than the value shown.  None
+    when the print holds the learner's precision, or is the value itself."""
+    shown = _SHOWN.search(repr_text.removeprefix("tensor(")) if repr_text else None
+    if shown is None or p.decimals is None or not math.isfinite(v):
+        return None
+    if significant(shown.group()) >= p.sig:
+        return None
+    # one digit more than typed (float16's shortest name of a value may have no more
+    # digits than the answer: 0.000977 names 0.0009765625), or all the dtype holds
+    digits = max(p.sig + 1, significant(shortest(v, dtype)))
+    full = f"{v:.{digits}g}"
+    if float(full) == float(shown.group()):
+        return None  # (printed exactly)
+    return full

@@ -22,7 +22,7 @@ from ..base.verdict import Outcome, Tolerance, correct, incorrect, partial
 from ..reading.grammar import Cplx
 from ..reading.numbers import NumLit, bool_lit
 from ..reading.predictions import Claims, DtypeP, Leaf, NumP, ShapeP, TensorP, fmt_shape, leaf_text
-from .numbers import hint, matches
+from .numbers import hint, in_full, matches
 
 _ZERO = NumLit(0, "0", 0, 1, True)
 _PART_DTYPE = {"complex128": "float64", "complex64": "float32", "complex32": "float16"}
@@ -91,10 +91,15 @@ def compare_number(p: NumP, live: Obs, tol: Tolerance | None, answer: str) -> Ou
         return correct("The live value is ", Live(live), ".")
     if ok:
         return incorrect("The value is right, but ", Fill("; ".join(problems)), ".")
-    details: tuple[tuple[str], ...] = ()
-    if isinstance(p.lit, NumLit) and not isinstance(v, complex) and tol is None:
-        why = hint(p.lit, v, dtype)
-        details = ((why,),) if why else ()
+    details: tuple[Msg, ...] = ()
+    if isinstance(p.lit, NumLit) and not isinstance(v, (complex, bool)):
+        why = hint(p.lit, v, dtype) if tol is None else None
+        full = in_full(p.lit, float(v), dtype, str(live.get("repr") or ""))
+        if why:
+            details = ((why,),)
+        elif full is not None:  # the print rounds away what the learner typed
+            details = (("In full, the live value is ", Fill(full),
+                        ": torch printed it rounded.",),)
     return incorrect("You said ", Said(answer), "; the live value is ", Live(live), ".",
                      details=details)
 
