@@ -196,3 +196,11 @@ def test_korean_prose_is_wrapped_by_terminal_columns_not_characters() -> None:
     assert len(lines) > 2 and all(cells(line) <= 40 for line in lines), lines
     assert " ".join(" ".join(lines).split()) == " ".join(text.split())  # nothing lost
     assert cells("정답 ok") == 7 and cells("abc") == 3
+
+
+def test_italic_may_touch_a_korean_particle_but_never_an_ascii_word() -> None:
+    # `*타입*에만`: Korean writes its particles right after the word (issue 25)
+    assert plain_text("인자들의 *타입*에만 달려 있습니다: `x ** c`도 같습니다.", 80) == (
+        "인자들의 타입에만 달려 있습니다: x ** c도 같습니다.")
+    assert plain_text("밑과 지수 **둘 다**에 보냅니다.", 80) == "밑과 지수 둘 다에 보냅니다."
+    assert plain_text("a*b*c and 2*3*4 stay as typed", 80) == "a*b*c and 2*3*4 stay as typed"

@@ -21,12 +21,12 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from tutor.engine import StepOutcome, judge_prompt, shown_live
 from tutor.i18n import _
-from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away
+from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away, live_choice
 from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
 from tutor.lesson.vary import for_run
@@ -122,6 +122,15 @@ def as_judged(prompt: Prompt, text: str) -> str:
         if typed == label.strip().casefold():
             return choice
     return text
+
+
+def as_shown(prompt: Prompt, value: str) -> str:
+    """A choice as the learner saw it: its translated label where the lesson is shown
+    in a translation (`value` is a choice as judged, or any other text, kept)."""
+    for label, choice in zip(prompt.labels, prompt.choices, strict=False):
+        if value == choice:
+            return label
+    return value
 
 
 def entry_label(kind: str) -> str:
@@ -314,7 +323,11 @@ class LessonFlow:
         if verdict.status is Status.INVALID:
             return Answer("invalid", verdict, verdict.expected, None)
         outcome = JUDGED_AS[verdict.status]
-        record = self._attempt(outcome, text, verdict.expected, confidence)
+        # progress keeps a choice as judged, in English, whatever label was shown
+        expected = self._live_text() if self.prompt.labels else verdict.expected
+        record = self._attempt(outcome, text, expected, confidence)
+        if self.prompt.labels:  # a translated choice: what was typed, as shown
+            verdict = replace(verdict, answer=as_shown(self.prompt, verdict.answer))
         state.attempts += 1
         state.answered = True
         state.outcome = outcome
@@ -327,7 +340,7 @@ class LessonFlow:
         live = self.live_display()
         if self.problem():  # a lesson fault is never scored, not even as revealed
             return Answer("revealed", None, live, None)
-        record = self._attempt("revealed", "", live)
+        record = self._attempt("revealed", "", self._live_text())  # (as judged)
         state = self.state
         state.attempts += 1
         state.answered = True
@@ -335,7 +348,17 @@ class LessonFlow:
         return Answer("revealed", None, live, record)
 
     def live_display(self) -> str:
-        """The current question's live value as shown to the learner."""
+        """The current question's live value as shown to the learner (a translated
+        choice by its label)."""
+        live = self._live_text()
+        if self.prompt is None or not self.prompt.labels or self.outcome is None \
+                or self.outcome.failure:
+            return live
+        index = live_choice(self.outcome.live(self.prompt), self.prompt.choices)
+        return self.prompt.labels[index] if index is not None else live
+
+    def _live_text(self) -> str:
+        """The live value as judged (a choice as in English): what progress records."""
         if self.outcome is None or self.prompt is None:
             return _("(the step has not run)")
         if self.outcome.failure:

@@ -20,7 +20,11 @@ Run = tuple[str, Style]
 
 _ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_TOKEN = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+# *italic* never opens or closes inside an ASCII word (`a*b*c` is arithmetic), but may
+# touch a letter of a script that writes no space before its particles: Korean
+# `*타입*에만` is italic followed by 에만, as CommonMark reads it
+_TOKEN = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*"
+                    r"|(?<![A-Za-z0-9_*])\*(?!\s)(.+?)(?<!\s)\*(?![A-Za-z0-9_*])")
 
 
 @dataclass(frozen=True)

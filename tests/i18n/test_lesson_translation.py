@@ -7,6 +7,7 @@ judged as in English whatever label is shown or typed."""
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -174,6 +175,23 @@ def test_play_shows_the_translation_and_judges_a_typed_label_as_the_choice(
     assert "== 한국어 UI basics ==" in out and "(영어: 아직 번역되지 않음)" not in out
     assert "1. 한국어 floats" in out  # the label shown
     assert out.count("✓ 정답") == 4  # the typed label is the choice `floats`
+
+
+def test_a_translated_choice_is_said_by_its_label_and_recorded_as_the_choice(
+        pack: Path, fake, monkeypatch, capsys) -> None:
+    # the verdict's sentence, `you said:` and `live:` name the choices as shown; progress
+    # keeps the English choice (answers never depend on the language)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("12\na, b, c\n네\n한국어 integers\n"))
+    assert main(["play", "ui/basics", "--path", str(pack), "--lang", "ko"]) == 0
+    out = capsys.readouterr().out
+    assert "한국어 integers을(를) 골랐지만 답은 한국어 floats입니다." in out
+    assert "내 답:    한국어 integers" in out and "실제 값:  한국어 floats" in out
+    assert "You chose" not in out and "integers을" not in out.replace("한국어 integers", "")
+    from tutor.progress import ProgressStore
+
+    with ProgressStore(Path(os.environ["TUTOR_HOME"])) as store:
+        last = store.attempts()[-1]
+    assert (last.answer, last.expected) == ("integers", "floats")
 
 
 def test_play_marks_a_lesson_without_a_translation(fake, monkeypatch, capsys) -> None:

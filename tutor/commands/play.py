@@ -293,7 +293,7 @@ class Player:
                     self.prose(detail, "    ")
             assert answer.attempt is not None
             guess = " " + _("(a guess)") if answer.attempt.confidence == "guess" else ""
-            self.value("  " + cell(_("you said:"), 10), answer.attempt.answer + guess)
+            self.value("  " + cell(_("you said:"), 10), verdict.answer + guess)
             self.value("  " + cell(_("live:"), 10), verdict.expected, words=words)
             if verdict.feedback:
                 self.markdown(verdict.feedback, "    ", "  » ")

@@ -39,14 +39,14 @@ if TYPE_CHECKING:
     )
     from .base.errors import InvalidPrediction
     from .base.verdict import JudgeSpec, Status, Tolerance, Verdict
-    from .registry import REGISTRY, Kind
+    from .registry import REGISTRY, Kind, live_choice
 
 _HOME = {
     **dict.fromkeys(("choice_marks", "display", "entry_examples", "gives_away", "judge",
                      "notation", "parse_error", "says_nothing_printed"), "api"),
     "InvalidPrediction": "base.errors",
     **dict.fromkeys(("JudgeSpec", "Status", "Tolerance", "Verdict"), "base.verdict"),
-    **dict.fromkeys(("REGISTRY", "Kind"), "registry"),
+    **dict.fromkeys(("REGISTRY", "Kind", "live_choice"), "registry"),
 }
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "entry_examples",
     "gives_away",
     "judge",
+    "live_choice",
     "notation",
     "parse_error",
     "says_nothing_printed",

@@ -27,7 +27,7 @@ from .reading.predictions import NumP, Pred
 from .reading.words import _text_key, text_key
 from .reading.words import choice_marks as choice_marks  # re-exported
 from .reading.words import says_nothing_printed as _says_nothing_printed
-from .registry import REGISTRY, Kind, gives_an_item, is_right, judged
+from .registry import REGISTRY, Kind, gives_an_item, is_right, judged, live_choice
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
 
@@ -385,6 +385,9 @@ def judge_strict(spec: JudgeSpec, text: str, live: Obs, *, guard: bool = True) -
     `guard`, only examples that are wrong for this live value (never the answer)."""
     kind = REGISTRY.get(spec.kind)
     expected = show(live, kind.style) if kind is not None else show(live)
+    if spec.labels and len(spec.labels) == len(spec.choices):  # a translated choice
+        index = live_choice(live, spec.choices)
+        expected = spec.labels[index] if index is not None else expected
     try:
         pred = parse(spec, text)
     except InvalidPrediction as e:

@@ -167,12 +167,13 @@ def _items(ordered: bool) -> Callable[[SeqP, Obs, Tolerance | None], Outcome]:
 
 def _choice(pred: ChoiceP, live: Obs, spec: JudgeSpec) -> Outcome:
     idx = live_choice(live, spec.choices)
-    chosen = spec.choices[pred.index]
+    shown = spec.labels if len(spec.labels) == len(spec.choices) else spec.choices
+    chosen = shown[pred.index]
     if idx is None:
         return incorrect("The live value is ", Live(live), ", which is none of the choices.")
     if idx == pred.index:
         return correct("The answer is ", Fill(chosen), ".")
-    return incorrect("You chose ", Fill(chosen), "; the answer is ", Fill(spec.choices[idx]), ".")
+    return incorrect("You chose ", Fill(chosen), "; the answer is ", Fill(shown[idx]), ".")
 
 
 def _choice_comparer(pred: Pred, live: Obs, spec: JudgeSpec, text: str) -> Outcome:

@@ -55,7 +55,8 @@ class Prompt:
     def spec(self) -> JudgeSpec:
         from tutor.judge import JudgeSpec
 
-        return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback, self.wrong)
+        return JudgeSpec(self.kind, self.choices, self.tolerance, self.feedback, self.wrong,
+                         self.labels)
 
     @property
     def wire(self) -> PromptWire:

@@ -37,6 +37,9 @@ class JudgeSpec:
     # foreseen mistakes (a lesson's `wrong:`): with the feedback keys, a typed number that
     # fits one of them at least as well as the live value is judged as that mistake
     wrong: tuple[str, ...] = ()
+    # the choices as the learner sees them (a translation's labels), in the order of
+    # `choices`: messages name a choice by what was shown; answers are judged by `choices`
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
