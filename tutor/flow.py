@@ -351,10 +351,12 @@ class LessonFlow:
         """The current question's live value as shown to the learner (a translated
         choice by its label)."""
         live = self._live_text()
-        if self.prompt is None or not self.prompt.labels or self.outcome is None \
-                or self.outcome.failure:
+        observed = (self.outcome.live(self.prompt) if self.prompt is not None and
+                    self.prompt.labels and self.outcome is not None and
+                    not self.outcome.failure else None)
+        if observed is None or self.prompt is None:
             return live
-        index = live_choice(self.outcome.live(self.prompt), self.prompt.choices)
+        index = live_choice(observed, self.prompt.choices)
         return self.prompt.labels[index] if index is not None else live
 
     def _live_text(self) -> str:
