@@ -11,6 +11,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.dom import DOMNode
 
+from tutor.i18n import N_
 from tutor.safetext import sanitize
 
 
@@ -18,6 +19,10 @@ def plain(text: str, style: str = "") -> Content:
     """`text` as literal, terminal-safe Content (optionally styled)."""
     clean = sanitize(text)
     return Content.styled(clean, style) if style else Content(clean)
+
+
+# Textual's own key descriptions that the footer shows (the command palette's, ctrl+p)
+TEXTUAL_KEYS = (N_("palette"),)
 
 
 def translate_bindings(node: DOMNode) -> None:

@@ -1,0 +1,68 @@
+"""Snapshots of the app in Korean at 80x24 (issue 25): the catalog (a translated pack
+with its count of translated lessons, an untranslated one), a question of the Korean
+sample lesson samples/memory, and a verdict with its feedback and explanation.  Hangul
+takes two cells: these show that nothing is cut or overlaps at 80 columns.  Update with
+`pytest --snapshot-update`, and look at the SVGs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_snapshots import ready_catalog, settle
+from textual.widgets import OptionList
+from ui_helpers import UI_DATA, wait_for
+
+from tutor import i18n
+from tutor.lesson import load_catalog
+from tutor.progress import ProgressStore
+from tutor.ui.app import TutorApp
+from tutor.ui.screens.lesson import LessonScreen
+
+pytestmark = pytest.mark.kernel
+SAMPLES = Path(__file__).resolve().parents[2] / "lessons" / "samples"
+
+
+@pytest.fixture
+def app(kernel, tutor_home, monkeypatch: pytest.MonkeyPatch) -> TutorApp:
+    monkeypatch.setitem(kernel.info, "torch", "X.Y.Z")
+    i18n.set_language("ko")  # (the conftest's `english` speaks English again after)
+    catalog = load_catalog([UI_DATA / "lessons", SAMPLES], with_env=False,
+                           with_bundled=False)
+    assert catalog.get("samples/memory").lang == "ko"
+    return TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+
+
+async def memory_highlighted(pilot) -> None:
+    await ready_catalog(pilot)
+    listing = pilot.app.screen.query_one("#lessons", OptionList)
+    listing.highlighted = listing.get_option_index("samples/memory")
+    await settle(pilot)
+
+
+async def memory_question(pilot) -> None:
+    await memory_highlighted(pilot)
+    await pilot.press("enter")
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                   and app.screen.mode == "asking", what="the question")
+    await settle(pilot)
+
+
+async def memory_verdict(pilot) -> None:
+    await memory_question(pilot)
+    await pilot.press("y")  # they do not share: a clone; the feedback for "yes" shows
+    await wait_for(pilot, lambda: pilot.app.screen.mode == "judged", what="verdict")
+    await settle(pilot)
+
+
+def test_korean_catalog_80x24(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), run_before=memory_highlighted)
+
+
+def test_korean_question_80x24(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), run_before=memory_question)
+
+
+def test_korean_verdict_80x24(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), run_before=memory_verdict)
