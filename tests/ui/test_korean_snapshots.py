@@ -66,3 +66,16 @@ def test_korean_question_80x24(snap_compare, app) -> None:
 
 def test_korean_verdict_80x24(snap_compare, app) -> None:
     assert snap_compare(app, terminal_size=(80, 24), run_before=memory_verdict)
+
+
+async def test_every_key_in_the_footer_is_in_korean(app) -> None:
+    """The keys of the answer box (a widget, not a screen: ctrl+g) and Textual's own
+    palette key were shown in English."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await memory_question(pilot)
+        shown = {b.description for _node, b, _on, _tip in app.screen.active_bindings.values()
+                 if b.show}
+        assert {"추측으로 표시", "힌트", "정답 보기", "카탈로그"} <= shown, shown
+        assert "Mark as guess" not in shown
+        palette = app.screen.active_bindings[app.COMMAND_PALETTE_BINDING].binding
+        assert palette.description == "팔레트"  # (the footer shows it on the right)
