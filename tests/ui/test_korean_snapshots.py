@@ -79,3 +79,17 @@ async def test_every_key_in_the_footer_is_in_korean(app) -> None:
         assert "Mark as guess" not in shown
         palette = app.screen.active_bindings[app.COMMAND_PALETTE_BINDING].binding
         assert palette.description == "팔레트"  # (the footer shows it on the right)
+
+
+async def test_the_command_palette_speaks_korean(app) -> None:
+    """Textual's own palette words (placeholder, system commands) were English."""
+    from textual.command import CommandInput, CommandPalette
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready_catalog(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"테마", "종료", "키", "스크린샷"} <= titles, titles
+        assert not {"Theme", "Quit", "Keys", "Screenshot"} & titles
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="palette")
+        assert app.screen.query_one(CommandInput).placeholder == "명령 검색…"

@@ -54,7 +54,8 @@ def reveal_every_question(tmux: Tmux, questions: int) -> None:
     while "완료:" not in tmux.screen():
         assert time.monotonic() < deadline, tmux.screen()
         before = tmux.screen()
-        last = [line for line in before.splitlines() if line.strip()][-1].strip()
+        written = [line.strip() for line in before.splitlines() if line.strip()]
+        last = written[-1] if written else ""  # (a screen being redrawn: nothing yet)
         if last == ">" and f"Q{asked + 1}/{questions}." in before:
             tmux.keys("정답", "Enter")  # every live value and explanation shown
             asked += 1
@@ -95,7 +96,7 @@ def test_the_app_in_korean_at_80x24_never_overflows(tmp_path: Path) -> None:
         assert "이어서 하기" in screen and "팔레트" in screen
         assert_fits(tmux)
         tmux.keys("C-p")
-        time.sleep(0.5)
+        tmux.wait("명령 검색…")  # the palette, open (its placeholder in Korean)
         tmux.keys("메모리는 누구")
         tmux.wait("레슨: 이 메모리는 누구의 것인가?")
         assert_fits(tmux)
