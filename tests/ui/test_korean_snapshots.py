@@ -93,3 +93,20 @@ async def test_the_command_palette_speaks_korean(app) -> None:
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="palette")
         assert app.screen.query_one(CommandInput).placeholder == "명령 검색…"
+
+
+async def test_the_catalog_says_per_pack_how_many_lessons_are_in_korean(app) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await memory_highlighted(pilot)
+        listing = app.screen.query_one("#lessons", OptionList)
+        headings = [str(listing.get_option_at_index(i).prompt)
+                    for i in range(listing.option_count)
+                    if (listing.get_option_at_index(i).id or "").startswith("pack:")]
+        assert headings == ["번역 0/2 · UI fixtures",  # English: its title too
+                            "번역 3/3 · 샘플  · 코스에 포함되지 않음"], headings
+        detail = str(app.screen.query_one("#detail-head").render())
+        assert "팩: 샘플 (코스에 포함되지 않음)" in " ".join(detail.split()), detail
+        listing.highlighted = listing.get_option_index("ui/basics")
+        await pilot.pause()
+        detail = " ".join(str(app.screen.query_one("#detail-head").render()).split())
+        assert "팩: UI fixtures (영어)" in detail and "(영어: 아직 번역되지 않음)" in detail
