@@ -332,7 +332,7 @@ def _stamp(path: Path) -> tuple[int, int]:
 @lru_cache(maxsize=64)
 def _load_pack_cached(path: Path, mtime: int, size: int) -> Pack:
     del mtime, size  # (part of the cache key: an edited manifest is read again)
-    return load_pack(path, lang="en")  # (for its setup and modules: no texts needed)
+    return load_pack(path, "bundled", "en")  # (for its setup and modules: no texts needed)
 
 
 def load_pack(path: str | Path, source: str = "bundled", lang: str | None = None) -> Pack:
