@@ -129,7 +129,7 @@ class TutorApp(TutorHost):
         """Textual's palette, its placeholder in the current language."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(CommandPalette(id="--command-palette",
                                             placeholder=_("Search for commands…")))
 
