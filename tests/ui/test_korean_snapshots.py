@@ -102,7 +102,7 @@ async def test_the_catalog_says_per_pack_how_many_lessons_are_in_korean(app) -> 
         headings = [str(listing.get_option_at_index(i).prompt)
                     for i in range(listing.option_count)
                     if (listing.get_option_at_index(i).id or "").startswith("pack:")]
-        assert headings == ["번역 0/2 · UI fixtures",  # English: its title too
+        assert headings == ["번역 0/2 · UI fixtures (영어)",  # no pack.ko.yaml: marked
                             "번역 3/3 · 샘플  · 코스에 포함되지 않음"], headings
         detail = str(app.screen.query_one("#detail-head").render())
         assert "팩: 샘플 (코스에 포함되지 않음)" in " ".join(detail.split()), detail

@@ -143,7 +143,7 @@ class CatalogScreen(TutorScreen[None]):
             pack = catalog.pack_of[lesson.id]
             if pack is not current:
                 current = pack
-                heading = title(pack.title).stylize("bold $text-accent")
+                heading = title(pack_title(pack.title, pack.lang)).stylize("bold $text-accent")
                 if pack.directory in translated:  # first: a long title is cut, not this
                     done, total = translated[pack.directory]
                     heading = Content.styled(_("{n}/{total} translated").format(
