@@ -110,3 +110,24 @@ async def test_the_catalog_says_per_pack_how_many_lessons_are_in_korean(app) -> 
         await pilot.pause()
         detail = " ".join(str(app.screen.query_one("#detail-head").render()).split())
         assert "팩: UI fixtures (영어)" in detail and "(영어: 아직 번역되지 않음)" in detail
+
+
+async def test_the_title_bar_cuts_a_long_title_not_the_question_count(app) -> None:
+    """At 80x24 the title bar beside the kernel status has about 42 cells: a lesson title
+    in Korean (two cells a syllable), or one marked as not translated, pushed the
+    question count out of it ("7문제 중 …")."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready_catalog(pilot)
+        listing = app.screen.query_one("#lessons", OptionList)
+        listing.highlighted = listing.get_option_index("ui/basics")  # shown in English
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.mode == "asking", what="the question")
+        await pilot.pause(0.2)
+        bar = app.screen.query_one("#lesson-title")
+        shown = bar.render()
+        assert shown.plain.endswith("  ·  문제 1/4"), shown.plain
+        assert shown.cell_length <= bar.content_size.width, (shown.plain,
+                                                             bar.content_size.width)
+        assert shown.plain.startswith("UI basics (영어")  # cut, with an ellipsis
+        assert "…" in shown.plain
