@@ -36,6 +36,8 @@ def test_the_wheel_ships_every_lesson_and_the_schema(wheel: Path) -> None:
     # the Korean catalog (read at run time: no .mo, no Babel) and the translation schema
     assert "tutor/locale/ko/LC_MESSAGES/tutor.po" in names
     assert "tutor/lesson/translation.schema.json" in names
+    assert "tutor/lesson/pack-translation.schema.json" in names
+    assert "samples/pack.ko.yaml" in shipped  # (a pack's translation ships with it)
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     assert "\nName: pytorch-tutor\n" in zipfile.ZipFile(wheel).read(metadata).decode()
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))

@@ -204,3 +204,88 @@ def test_italic_may_touch_a_korean_particle_but_never_an_ascii_word() -> None:
         "인자들의 타입에만 달려 있습니다: x ** c도 같습니다.")
     assert plain_text("밑과 지수 **둘 다**에 보냅니다.", 80) == "밑과 지수 둘 다에 보냅니다."
     assert plain_text("a*b*c and 2*3*4 stay as typed", 80) == "a*b*c and 2*3*4 stay as typed"
+
+
+# ---------------------------------------------------------------------- Korean (issue 25)
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def test_a_korean_example_kept_whole_is_not_broken_at_its_spaces() -> None:
+    from tutor.wrap import cells
+
+    text = "텐서의 값을 입력하거나 None을 입력하세요 · 예: tensor([7., 9.]) · [[1, 0], [0, 1]]"
+    keep = ("tensor([7., 9.])", "[[1, 0], [0, 1]]")
+    for width in range(40, 81):
+        lines = fill(text, width, "  ", "    ", keep=keep).splitlines()
+        assert all(cells(line) <= width for line in lines), (width, lines)
+        assert any("[[1, 0], [0, 1]]" in line for line in lines), (width, lines)
+        assert any("tensor([7., 9.])" in line for line in lines), (width, lines)
+    assert "\u00a0" not in fill(text, 40, keep=keep)
+
+
+def test_a_korean_label_continues_under_itself_and_an_indented_line_keeps_its_indent() -> None:
+    from tutor.wrap import cells
+
+    out = fill("실제 값: " + "아주 긴 설명 " * 12, 40, "  힌트: ").splitlines()
+    assert all(cells(line) <= 40 for line in out), out
+    # the later lines start where the first line's text starts (in cells, not characters)
+    assert all(line.startswith(" " * cells("  힌트: ")) and line[cells("  힌트: ")] != " "
+               for line in out[1:]), out
+    assert fill("    들여쓴 줄", 40) == "    들여쓴 줄"  # as textwrap keeps "    indented"
+
+
+def test_a_korean_title_line_fits_the_terminal() -> None:
+    from tutor.wrap import cells
+
+    title = ("네트워크 중간에서 detach하면 어떤 레이어가 그래디언트를 받고 "
+             "어떤 레이어가 받지 못하는가")
+    for width in range(40, 81):
+        lines = title_line(title, width).splitlines()
+        assert all(cells(line) <= width for line in lines), (width, lines)
+        assert lines[0].startswith("== ") and lines[-1].endswith(" ==")
+        assert " ".join(" ".join(lines).split())[3:-3] == title
+
+
+def test_korean_markdown_is_wrapped_by_terminal_columns_between_words() -> None:
+    from tutor.wrap import cells
+
+    text = ("전치는 *뷰*입니다: `t`는 `m`의 숫자 여섯 개를 제자리에서 열 단위로 읽습니다. "
+            "stride가 `(1, 3)`이라 행들이 메모리에 차례로 놓여 있지 않고, "
+            "`is_contiguous()`가 묻는 것이 바로 이것입니다.\n\n- 첫째 항목: 리프 텐서의 "
+            "`.grad`에 그래디언트가 쌓입니다, backward를 부를 때마다 더해집니다.")
+    for width in range(40, 81):
+        out = plain_text(text, width, "  ")
+        assert all(cells(line) <= width for line in out.splitlines()), (width, out)
+        words = " ".join(out.split())
+        # every word whole: the text read back is the text without its marks
+        assert words == ("전치는 뷰입니다: t는 m의 숫자 여섯 개를 제자리에서 열 단위로 읽습니다. "
+                         "stride가 (1, 3)이라 행들이 메모리에 차례로 놓여 있지 않고, "
+                         "is_contiguous()가 묻는 것이 바로 이것입니다. • 첫째 항목: 리프 텐서의 "
+                         ".grad에 그래디언트가 쌓입니다, backward를 부를 때마다 더해집니다."), words
+
+
+def test_emphasis_may_be_followed_by_a_korean_particle() -> None:
+    from tutor.markup import runs
+
+    assert runs("clone은 *값*은 같지만") == [("clone은 ", ""), ("값", "italic"),
+                                          ("은 같지만", "")]
+    assert runs("2*3*4 and x*y*z") == [("2*3*4 and x*y*z", "")]  # still arithmetic
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("name", ["memory", "accumulate", "modules"])
+def test_play_in_korean_fits_80_columns(name: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`tutor play --lang ko` of a translated sample at 80 columns, every question
+    revealed: no line but code wider than the terminal, in cells (Hangul: two)."""
+    from tutor.wrap import cells
+
+    monkeypatch.setenv("TUTOR_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("정답\n\n" * 12))
+    main(["play", f"samples/{name}", "--lang", "ko", "--no-progress"])
+    out = capsys.readouterr().out
+    assert HANGUL.search(out) and "정답" in out
+    wide = [line for line in out.splitlines() if cells(line) > 80 and not CODE_LINE.match(line)]
+    assert wide == [], "\n".join(wide)

@@ -256,6 +256,12 @@ def untranslated(lang: str) -> str:
     return _("(in English: not translated yet)") if lang != _current else ""
 
 
+def pack_title(title: str, lang: str) -> str:
+    """A pack's title as listed: marked *(in English)* where its texts are in English
+    (no current `pack.LANG.yaml`) while tutor speaks another language."""
+    return title + " " + _("(in English)") if lang != _current else title
+
+
 def width(text: str) -> int:
     """Terminal cells `text` takes: Hangul and other wide characters take two."""
     import unicodedata

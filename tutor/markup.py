@@ -14,6 +14,8 @@ import textwrap
 from dataclasses import dataclass
 from typing import Literal
 
+from tutor.wrap import cells, fill
+
 BlockKind = Literal["para", "item", "code"]
 Style = Literal["", "code", "bold", "italic"]
 Run = tuple[str, Style]
@@ -154,8 +156,9 @@ def plain_text(text: str, width: int = 78, indent: str = "", first: str | None =
             lead = ""
             if block.kind == "item":
                 lead = "  " * block.depth + ("•" if block.marker in "-*+" else block.marker) + " "
-            part = textwrap.indent(textwrap.fill(words, room, initial_indent=lead,
-                                                 subsequent_indent=" " * len(lead)), indent)
+            # by terminal columns (Hangul takes two), between words only
+            part = textwrap.indent(fill(" ".join(words.split("\n")), room, lead,
+                                        " " * cells(lead)), indent)
         if previous is not None:  # the items of a list stay together
             out += "\n" if block.kind == previous.kind == "item" else "\n\n"
         out += part

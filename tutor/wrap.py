@@ -13,6 +13,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import textwrap
 import unicodedata
@@ -49,7 +50,7 @@ def fill(text: str, width: int, first: str = "", rest: str | None = None,
     breaks inside a word that fits).  Each string of `keep` stays on one line when
     it fits (e.g. an example such as `[[1, 0], [0, 1]]`).  Line breaks in `text`
     are kept: each line is wrapped on its own, continuing with `rest`."""
-    rest = " " * len(first) if rest is None else rest
+    rest = " " * cells(first) if rest is None else rest
     for phrase in keep:
         text = text.replace(phrase, phrase.replace(" ", KEEP))
     out: list[str] = []
@@ -65,19 +66,25 @@ def cells(text: str) -> int:
                else 1 for c in text)
 
 
+SPACES = re.compile(r"[ \t]+")  # where a line may break (never at KEEP, a no-break space)
+
+
 def _wrap(line: str, width: int, lead: str, rest: str) -> list[str]:
     """textwrap's wrapping, by terminal columns where the text has wide characters
-    (Korean: a line of 40 Hangul syllables is 80 columns wide)."""
+    (Korean: a line of 40 Hangul syllables is 80 columns wide).  Lines break only at
+    ASCII spaces, as textwrap's do: never inside a word (a Hangul syllable, a code
+    span joined to its particle: `grad_fn`이), never at a no-break space (`keep`)."""
     if cells(line) == len(line):
         return textwrap.wrap(line, width, initial_indent=lead, subsequent_indent=rest,
                              break_long_words=False, break_on_hyphens=False)
+    indent = line[:len(line) - len(line.lstrip(" "))]  # (kept, as textwrap keeps it)
     out: list[str] = []
     current = ""
-    for word in line.split():
-        indent = lead if not out else rest
-        candidate = f"{current} {word}" if current else word
-        if current and cells(indent + candidate) > width:
-            out.append(indent + current)
+    for word in SPACES.split(line.strip(" \t")):
+        prefix = lead if not out else rest
+        candidate = f"{current} {word}" if current else indent + word if not out else word
+        if current and cells(prefix + candidate) > width:
+            out.append(prefix + current)
             current = word
         else:
             current = candidate
@@ -89,8 +96,8 @@ def _wrap(line: str, width: int, lead: str, rest: str) -> list[str]:
 def title_line(title: str, width: int, mark: str = "==") -> str:
     """`== title ==`, wrapped so that the closing mark ends the last line of words
     (never a line of its own)."""
-    room = max(1, width - 2 * (len(mark) + 1))
-    lines = textwrap.wrap(title, room, break_long_words=False, break_on_hyphens=False) or [""]
+    room = max(1, width - 2 * (cells(mark) + 1))
+    lines = _wrap(title, room, "", "") or [""]  # (by terminal columns: a Korean title)
     pad = " " * (len(mark) + 1)
     out = [f"{mark} {lines[0]}", *(pad + line for line in lines[1:])]
     out[-1] += f" {mark}"

@@ -14,6 +14,11 @@ errors
               incorrect, only "invalid", so it proves nothing).
   feedback    a `feedback:` key the judge cannot read (it could never match).
   pack        a pack.yaml that does not load.
+  translation a lesson's or a pack's translation (`x.ko.yaml`, `pack.ko.yaml`) that
+              misses a text, has an extra one, a list of another length, a wrong
+              `translates:` or `lang:`, or whose English changed since (`source:`,
+              the fingerprint to set is named); one whose lesson or pack.yaml is not
+              beside it (an orphan).  docs/translating.md.
   vary        a `vary:` name no placeholder uses; an answer, `wrong:` answer, feedback
               key or `show:` that fails in a variant other than the first (named with
               its values).  See tutor/authoring/lint_vary.py.
@@ -50,9 +55,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from tutor.authoring.lint_rules import (
     ERROR,
@@ -75,7 +81,7 @@ from tutor.lesson.loader import (
     load_pack,
     read_text,
 )
-from tutor.lesson.model import Lesson
+from tutor.lesson.model import Lesson, Pack
 from tutor.lesson.translation import is_translation_file
 from tutor.lesson.validate import Problem, Validation, validate
 
@@ -109,12 +115,30 @@ def lint_lesson_file(path: Path) -> LintedFile:
 def check_translations(lesson: Lesson) -> list[Problem]:
     """Each translation beside the lesson (`x.ko.yaml`) holds every text of the lesson,
     no other, and the fingerprint of the English it translates (docs/translating.md)."""
+    from tutor.lesson import translation
+
+    return _translation_problems(lesson.file, lambda data, lang: translation.problems(
+        lesson, data, lang))
+
+
+def check_pack_translations(pack: Pack, manifest: Path) -> list[Problem]:
+    """Each translation beside a pack.yaml (`pack.ko.yaml`) holds its title and
+    description (if it has one), no other text, and the fingerprint of the English."""
+    from tutor.lesson import translation
+
+    return _translation_problems(manifest, lambda data, lang: translation.pack_problems(
+        pack, data, lang))
+
+
+def _translation_problems(
+        source: Path,
+        problems: Callable[[dict[str, Any], str], list[tuple[str, str]]]) -> list[Problem]:
     from tutor.i18n import LANGUAGES
     from tutor.lesson import translation
 
     out = []
     for lang in LANGUAGES:
-        path = translation.translation_path(lesson.file, lang)
+        path = translation.translation_path(source, lang)
         if lang == "en" or not path.is_file():
             continue
         name = display_name(path)
@@ -124,7 +148,7 @@ def check_translations(lesson: Lesson) -> list[Problem]:
             out.append(Problem(name, 1, 1, "", f"this translation {exc}"))
             continue
         text = path.read_text(encoding="utf-8")
-        for key, message in translation.problems(lesson, data, lang):
+        for key, message in problems(data, lang):
             out.append(Problem(name, _key_line(text, key), 1, key, message))
     return out
 
@@ -179,7 +203,7 @@ def _broken_ids(manifest: Path, lessons: list[LintedFile]) -> dict[str, str]:
 def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Problem]:
     name = display_name(manifest)
     try:
-        pack = load_pack(manifest)
+        pack = load_pack(manifest, lang="en")
         text = read_text(manifest, name)
         v = Validation(name, source=text)
         validate(compose(text, name), fmt.PACK, v)
@@ -187,6 +211,7 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
         return list(exc.problems)
     stale = stale_modeline(manifest, text.split("\n", 1)[0])
     out = [Problem(name, 1, 1, "", stale, WARNING)] if stale else []
+    out += check_pack_translations(pack, manifest)
     files = list(lessons)
     ids = {f.lesson.id for f in files if f.lesson is not None
            and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents}
@@ -204,6 +229,16 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
             out.append(Problem(name, line, col, f"lessons[{i}]",
                                f"{lesson_id!r} names no lesson in this pack{hint}", WARNING))
     return out
+
+
+def _pack_translation_problems(manifest: Path) -> list[Problem]:
+    """`tutor lint pack.ko.yaml`: its pack.yaml's problems of loading, else the
+    translation's (the pack's lessons are not linted: `lessons:` is not checked)."""
+    try:
+        pack = load_pack(manifest, lang="en")
+    except LessonError as exc:
+        return list(exc.problems)
+    return check_pack_translations(pack, manifest)
 
 
 def _id_problem(f: LintedFile, other: str) -> Problem:
@@ -234,7 +269,11 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
         if root.is_file() and is_translation_file(root):
             report.problems += orphan_translations(root)
             source = root.with_name(root.stem.rsplit(".", 1)[0] + root.suffix)
-            files += [source] if source.is_file() else []  # its lint checks the translation
+            if source.name == PACK_FILE and source.is_file():
+                report.problems += _pack_translation_problems(source)
+                report.files += 1
+            elif source.is_file():  # its lint checks the translation
+                files.append(source)
             continue
         files += lesson_files(root)
         found_manifests += manifests(root)
@@ -246,7 +285,7 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
             continue
         seen_files.add(file.resolve())
         linted.append(lint_lesson_file(file))
-    report.files = len(linted) + len(found_manifests)
+    report.files += len(linted) + len(found_manifests)
 
     first: dict[str, LintedFile] = {}
     for f in linted:

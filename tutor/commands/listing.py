@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tutor.commands.common import add_path_option, catalog_for, print_problems, print_warnings
+from tutor.i18n import pack_title
 from tutor.safetext import json_dumps
 
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             pack = catalog.pack_of[lesson.id]
             if pack is not current:
                 current = pack
-                print(f"\n{pack.title}  ({pack.source}: {pack.directory})")
+                print(f"\n{pack_title(pack.title, pack.lang)}  ({pack.source}: {pack.directory})")
             print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, level {lesson.level}]")
         print(f"\n{len(catalog.lessons)} lessons in {len(catalog.packs)} packs")
     print_problems(catalog.errors)

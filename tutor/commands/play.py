@@ -174,14 +174,14 @@ class Player:
               keep: tuple[str, ...] = ()) -> None:
         """Our own words, wrapped between words (continuing under `rest`: by default
         two columns in from `first`)."""
-        rest = " " * (len(first) + 2) if rest is None else rest
+        rest = " " * (width(first) + 2) if rest is None else rest
         self.say(fill(text, self.width, first, rest, keep))
 
     def value(self, label: str, text: str, words: bool = False) -> None:
         """A value as it is (printed output, a live value), its later lines under its
         first: `  live:     pre` / `            forward`.  With `words` (an exception's
         message: prose, not data), wrapped between words under the same column."""
-        pad = " " * len(label)
+        pad = " " * width(label)  # (in cells: a Korean label is wider than its length)
         if words:
             self.say(fill(" ".join(text.split()), self.width, label, pad))
             return
@@ -270,7 +270,8 @@ class Player:
             if low in REVEAL_WORDS:
                 answer = flow.reveal()
                 saved = self.save(answer)
-                self.value("  " + _("The live value: "), answer.live)
+                self.value("  " + _("The live value: "), answer.live,
+                           words=prompt.kind == "exception")  # (a message: prose)
                 self.explain(prompt)
                 self.record(prompt, answer, saved)
                 return True

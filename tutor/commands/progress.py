@@ -8,7 +8,7 @@ import sys
 
 from tutor.commands.common import add_path_option, catalog_for
 from tutor.course import course_lessons
-from tutor.i18n import _, ngettext, pad, status_word
+from tutor.i18n import _, ngettext, pack_title, pad, status_word
 from tutor.markup import plain_inline
 from tutor.progress import Calibration, Day, ProgressStore, first_answers, summarize
 from tutor.progress.answers import count_answers
@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         current = None
         for r in rows:
             pack = catalog.pack_of.get(r.lesson)
-            heading = pack.title if pack else _("(lessons not found in the catalog)")
+            heading = (pack_title(pack.title, pack.lang) if pack
+                       else _("(lessons not found in the catalog)"))
             if heading != current:
                 current = heading
                 print(f"\n{heading}")

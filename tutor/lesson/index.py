@@ -4,7 +4,8 @@ directory, so that the app shows the lesson titles without reading unchanged fil
 An entry is keyed by the file's resolved path and holds what the loader built from it,
 with the file's size and modification time (a lesson's entry also holds its pack.yaml's,
 since the lesson carries the pack's `setup:`; in a language other than English, the key
-also holds the language and its translation file's stamp: `lesson_key`).  An entry is
+of a lesson or a pack also holds the language and its translation file's stamp,
+`x.ko.yaml` or `pack.ko.yaml`: `lesson_key`, `pack_key`).  An entry is
 used only while all of them are unchanged; a changed file is read (and validated) again,
 a deleted one is dropped.
 The whole index is thrown away when tutor's version, the Python version or the code that
@@ -96,6 +97,12 @@ def lesson_key(file: Path, resolved: Path | None = None) -> str:
     return f"{key}|{lang}|{stamp(file.with_name(f'{file.stem}.{lang}{file.suffix}'))}"
 
 
+def pack_key(manifest: Path, source: str) -> str:
+    """A pack.yaml's entry: as `lesson_key` (its title and description are read from
+    `pack.LANG.yaml` in another language), with where the pack was found."""
+    return f"{lesson_key(manifest)}|{source}"
+
+
 class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in ALLOWED:
@@ -176,7 +183,7 @@ class LessonIndex:
             self.changed = True
 
     def pack(self, manifest: Path, source: str) -> Any:
-        key = f"{manifest.resolve()}|{source}"
+        key = pack_key(manifest, source)
         self.seen.add(key)
         entry = self.packs.get(key)
         if entry is None or entry[0] != stamp(manifest):
@@ -184,7 +191,7 @@ class LessonIndex:
         return entry[2]
 
     def keep_pack(self, manifest: Path, source: str, pack: Any, before: Stamp) -> None:
-        key = f"{manifest.resolve()}|{source}"
+        key = pack_key(manifest, source)
         self.seen.add(key)
         self.packs[key] = (before, source, pack)
         self.changed = True

@@ -36,7 +36,7 @@ from tutor.lesson.model import (
     Step,
 )
 from tutor.lesson.spec import Obj
-from tutor.lesson.translation import translated
+from tutor.lesson.translation import translated, translated_pack
 from tutor.lesson.validate import Problem, Validation, validate
 from tutor.lesson.vary import expand, instantiate, row_requires
 from tutor.safetext import sanitize
@@ -332,10 +332,13 @@ def _stamp(path: Path) -> tuple[int, int]:
 @lru_cache(maxsize=64)
 def _load_pack_cached(path: Path, mtime: int, size: int) -> Pack:
     del mtime, size  # (part of the cache key: an edited manifest is read again)
-    return load_pack(path)
+    return load_pack(path, "bundled", "en")  # (for its setup and modules: no texts needed)
 
 
-def load_pack(path: str | Path, source: str = "bundled") -> Pack:
+def load_pack(path: str | Path, source: str = "bundled", lang: str | None = None) -> Pack:
+    """A pack manifest, its title and description in `lang` (default: the current
+    language) where its translation beside it (`pack.ko.yaml`) matches it, else in
+    English (`Pack.lang`)."""
     path = Path(path)
     name = display_name(path)
     with never_raises(name):
@@ -344,7 +347,9 @@ def load_pack(path: str | Path, source: str = "bundled") -> Pack:
         if data.get("setup"):
             line, col = v.inside(v.nodes["setup"], 1, 1)
             setup = Setup(data["setup"], path, line, col)
-        return _build_pack(data, path, source, setup, _modules(data, v, path))
+        pack = _build_pack(data, path, source, setup, _modules(data, v, path))
+        lang = language() if lang is None else lang
+        return translated_pack(pack, path, lang) if lang != "en" else pack
 
 
 def _build_pack(data: dict[str, Any], path: Path, source: str,

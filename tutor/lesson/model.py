@@ -147,3 +147,4 @@ class Pack:
     source: str = "bundled"  # "bundled", "path", "TUTOR_PATH", or "entry point NAME"
     setup: Setup | None = None
     modules: tuple[Module, ...] = ()  # `modules:`, for every lesson of the pack
+    lang: str = "en"  # the language of its title and description (pack.ko.yaml)

@@ -35,11 +35,12 @@ from typing import Any
 
 import yaml
 
-from tutor.lesson.model import Lesson, Prompt
+from tutor.lesson.model import Lesson, Pack, Prompt
 from tutor.safetext import sanitize
 
 PROMPT_TEXTS = ("ask", "hint", "explain")
 TOP_KEYS = ("translates", "lang", "source", "text")
+PACK_TRANSLATES = "pack.yaml"  # a pack translation's `translates:` (packs have no id)
 
 
 def translation_path(lesson_file: Path, lang: str) -> Path:
@@ -107,56 +108,79 @@ def read(path: Path) -> dict[str, Any]:
 def problems(lesson: Lesson, data: dict[str, Any], lang: str) -> list[tuple[str, str]]:
     """What keeps `data` from translating `lesson` into `lang`, as (key path, message):
     a wrong lesson or language, a text missing, an extra one, a changed source."""
+    return _problems(source_texts(lesson), data, lang, lesson.id, "the lesson's id",
+                     "lesson")
+
+
+def pack_source_texts(pack: Pack) -> dict[str, Any]:
+    """The English texts of a pack (its pack.yaml's `title:` and `description:`) that
+    its translation, `pack.ko.yaml` beside it, translates."""
+    out: dict[str, Any] = {"title": pack.title}
+    if pack.description:
+        out["description"] = pack.description
+    return out
+
+
+def pack_problems(pack: Pack, data: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    """What keeps `data` (a `pack.LANG.yaml`) from translating `pack` into `lang`: as
+    `problems`, with `translates: pack.yaml` (a pack has no id; the fingerprint tells
+    one pack's texts from another's)."""
+    return _problems(pack_source_texts(pack), data, lang, PACK_TRANSLATES,
+                     "the file it translates", "pack")
+
+
+def _problems(source: dict[str, Any], data: dict[str, Any], lang: str, translates: str,
+              what: str, owner: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for key in data:
         if key not in TOP_KEYS:
             out.append((str(key), f"unknown key `{key}` (a translation has "
                                   f"{', '.join(TOP_KEYS)})"))
-    if data.get("translates") != lesson.id:
-        out.append(("translates", f"`translates:` must be the lesson's id `{lesson.id}`, "
+    if data.get("translates") != translates:
+        out.append(("translates", f"`translates:` must be {what} `{translates}`, "
                                   f"not {data.get('translates')!r}"))
     if data.get("lang") != lang:
         out.append(("lang", f"`lang:` must be `{lang}` (the file name's language), "
                             f"not {data.get('lang')!r}"))
-    source = source_texts(lesson)
     now = fingerprint(source)
     if data.get("source") != now:
         out.append(("source", f"the English texts changed since this translation was made "
-                              f"(its `source:` is {data.get('source')!r}, the lesson's texts "
+                              f"(its `source:` is {data.get('source')!r}, the {owner}'s texts "
                               f"are now {now}): update the translation, then set "
                               f"`source: {now}`"))
     text = data.get("text")
     if not isinstance(text, dict):
         out.append(("text", "`text:` must be a mapping of the translated texts"))
         return out
-    _compare(source, text, "text", out)
+    _compare(source, text, "text", out, owner)
     return out
 
 
-def _compare(source: Any, text: Any, path: str, out: list[tuple[str, str]]) -> None:
+def _compare(source: Any, text: Any, path: str, out: list[tuple[str, str]],
+             owner: str = "lesson") -> None:
     if isinstance(source, dict):
         if not isinstance(text, dict):
-            out.append((path, "must be a mapping, as in the lesson"))
+            out.append((path, f"must be a mapping, as in the {owner}"))
             return
         for key, value in source.items():
             if key not in text or text[key] in (None, "", [], {}):
                 if isinstance(value, str):
                     out.append((f"{path}.{key}", f"missing: the translation of {value[:50]!r}"))
                 else:
-                    out.append((f"{path}.{key}", f"missing: `{key}:` as in the lesson"))
+                    out.append((f"{path}.{key}", f"missing: `{key}:` as in the {owner}"))
             else:
-                _compare(value, text[key], f"{path}.{key}", out)
+                _compare(value, text[key], f"{path}.{key}", out, owner)
         for key in text:
             if key not in source:
-                out.append((f"{path}.{key}", f"extra: the lesson has no `{key}` here"))
+                out.append((f"{path}.{key}", f"extra: the {owner} has no `{key}` here"))
     elif isinstance(source, list):
         if not isinstance(text, list):
-            out.append((path, "must be a list, as in the lesson"))
+            out.append((path, f"must be a list, as in the {owner}"))
             return
         if len(text) != len(source):
-            out.append((path, f"{len(text)} entries, the lesson has {len(source)}"))
+            out.append((path, f"{len(text)} entries, the {owner} has {len(source)}"))
         for i, (a, b) in enumerate(zip(source, text, strict=False)):
-            _compare(a, b, f"{path}[{i}]", out)
+            _compare(a, b, f"{path}[{i}]", out, owner)
     elif not isinstance(text, str) or not text.strip():
         out.append((path, f"missing: the translation of {str(source)[:50]!r}"))
 
@@ -199,3 +223,25 @@ def _prompt(p: Prompt, q: dict[str, Any]) -> Prompt:
 
 def _t(new: Any, old: str | None) -> str | None:
     return sanitize(str(new)) if isinstance(new, str) and new.strip() else old
+
+
+def pack_translation_path(manifest: Path, lang: str) -> Path:
+    """Where a pack.yaml's translation into `lang` lives: `pack.ko.yaml` beside it."""
+    return translation_path(manifest, lang)
+
+
+def translated_pack(pack: Pack, manifest: Path, lang: str) -> Pack:
+    """`pack` with its title and description in `lang` where `pack.LANG.yaml` beside its
+    manifest matches it exactly; else `pack` itself (English: `Pack.lang` says so)."""
+    path = pack_translation_path(manifest, lang)
+    if lang == "en" or not path.is_file():
+        return pack
+    try:
+        data = read(path)
+    except ValueError:
+        return pack
+    if pack_problems(pack, data, lang):
+        return pack  # a stale or incomplete translation is never shown
+    text = data["text"]
+    return replace(pack, title=_t(text.get("title"), pack.title) or pack.title,
+                   description=_t(text.get("description"), pack.description) or "", lang=lang)

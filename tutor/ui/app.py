@@ -134,12 +134,21 @@ class TutorApp(TutorHost):
 
     # ------------------------------------------------------------------ language
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):  # (Textual's: TEXTUAL_WORDS)
+            yield command._replace(title=_(command.title), help=_(command.help))
         for code, name in i18n.LANGUAGES.items():
             if code != i18n.language():
                 yield SystemCommand(f"{_('Language')}: {name}",
                                     _("Speak {name} from now on (remembered)").format(name=name),
                                     lambda code=code: self.set_language(code))
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, its placeholder in the current language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(CommandPalette(id="--command-palette",
+                                            placeholder=_("Search for commands…")))
 
     def set_language(self, code: str) -> None:
         """The app's language switch: speak `code` now, and remember it (ui.json) for the

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tutor.i18n import _
+from tutor.i18n import _, pack_title
 from tutor.markup import plain_inline
 from tutor.ui.messages import OpenLesson
 from tutor.ui.text import plain
@@ -24,7 +24,8 @@ class LessonCommands(Provider):
         if catalog is None:
             return
         for lesson in catalog.lessons:
-            pack = catalog.pack_of[lesson.id].title
+            of = catalog.pack_of[lesson.id]
+            pack = pack_title(of.title, of.lang)
             words = " ".join([lesson.title, lesson.id, lesson.topic, *lesson.tags, pack])
             title = _("Lesson: ") + plain_inline(lesson.title)  # Markdown marks, dropped
             yield lesson, title, words, f"{lesson.topic} · {pack} · {lesson.id}"

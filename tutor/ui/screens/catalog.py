@@ -23,7 +23,17 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.course import course_lessons, course_progress, finished, in_course
-from tutor.i18n import N_, _, ngettext, status_word, steps_and_questions, untranslated
+from tutor.i18n import (
+    ENGLISH,
+    N_,
+    _,
+    language,
+    ngettext,
+    pack_title,
+    status_word,
+    steps_and_questions,
+    untranslated,
+)
 from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.confirm import Confirm
@@ -32,8 +42,10 @@ from tutor.ui.widgets.inline import inline, title
 from tutor.ui.widgets.kernel_status import KernelStatus
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tutor.lesson import LessonError
-    from tutor.lesson.model import Lesson
+    from tutor.lesson.model import Lesson, Pack
     from tutor.progress import LessonProgress
 
 MARKS = {"new": "·", "tried": "◐", "done": "✓", "perfect": "★"}
@@ -54,6 +66,21 @@ def _broken_files(errors: list[LessonError]) -> list[Option]:
         where = error.problems[0].file if error.problems else "?"
         options.append(Option(plain(f" ✗ {where}", "$text-error"), id=f"{BROKEN}{n}"))
     return options
+
+
+def translated_counts(lessons: list[Lesson],
+                      pack_of: dict[str, Pack]) -> dict[Path, tuple[int, int]]:
+    """Per pack (by directory): how many of its lessons are shown in the language tutor
+    speaks, of how many; nothing in English (everything is)."""
+    lang = language()
+    counts: dict[Path, tuple[int, int]] = {}
+    if lang == ENGLISH:
+        return counts
+    for lesson in lessons:
+        directory = pack_of[lesson.id].directory
+        done, total = counts.get(directory, (0, 0))
+        counts[directory] = (done + (lesson.lang == lang), total + 1)
+    return counts
 
 
 class CatalogScreen(TutorScreen[None]):
@@ -111,11 +138,17 @@ class CatalogScreen(TutorScreen[None]):
         width = max(map(len, shown.values()), default=0)  # the score column, when any
         options = self.entries()
         current = None
+        translated = translated_counts(course + extras, catalog.pack_of)
         for lesson in course + extras:
             pack = catalog.pack_of[lesson.id]
             if pack is not current:
                 current = pack
-                heading = title(pack.title).stylize("bold $text-accent")
+                heading = title(pack_title(pack.title, pack.lang)).stylize("bold $text-accent")
+                if pack.directory in translated:  # first: a long title is cut, not this
+                    done, total = translated[pack.directory]
+                    heading = Content.styled(_("{n}/{total} translated").format(
+                        n=done, total=total), "$text-muted" if done == total else
+                        "$text-warning") + Content(" · ") + heading
                 if not in_course(pack):
                     heading += Content.styled("  · " + _("not part of the course"),
                                               "$text-muted")
@@ -235,7 +268,7 @@ class CatalogScreen(TutorScreen[None]):
             (" · " + _("best {best}/{count} right").format(best=best, count=len(lesson.prompts))
              if best is not None else ""),
             "\n", Content.styled(_("pack: "), "$text-muted"),
-            title(pack.title).stylize("$text-muted"),
+            title(pack_title(pack.title, pack.lang)).stylize("$text-muted"),
             ("" if in_course(pack) else " " + _("(not part of the course)"), "$text-muted"),
         )
         why = app.cannot_run.get(lesson.id)

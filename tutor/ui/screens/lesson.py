@@ -178,6 +178,7 @@ class LessonScreen(TutorScreen[None]):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.keep_in_view)
+        self.call_after_refresh(self.show_title)  # (cut to the width it now has)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         mode, flow = self.mode, self.flow
@@ -223,10 +224,14 @@ class LessonScreen(TutorScreen[None]):
             text = Content.styled(_("Review {n} of {count}").format(
                 n=self.review[0] + 1, count=self.review[1]) + " · ", "$text-accent") + text
         number = self.question_number()
-        if number:
-            text += Content.styled("  ·  " + _("question {n} of {count}").format(
-                n=number, count=len(self.lesson.prompts)), "$text-muted")
-        self.query_one("#lesson-title", Static).update(text)
+        count = Content.styled("  ·  " + _("question {n} of {count}").format(
+            n=number, count=len(self.lesson.prompts)), "$text-muted") if number else Content()
+        bar = self.query_one("#lesson-title", Static)
+        room = bar.content_size.width - count.cell_length  # (0 before the first layout)
+        if count and room >= 12 and text.cell_length > room:
+            # a long (or Korean, two cells a syllable) title is cut, not the count after it
+            text = text.truncate(room, ellipsis=True)
+        bar.update(text + count)
 
     def show_step(self, after_layout: bool = False) -> None:
         """The current step's code, then its question.  On the way from one step to the

@@ -33,7 +33,7 @@ from textual.widgets.option_list import Option
 from tutor.flow import GUESS_MARK, choice_labels, entry_text
 from tutor.i18n import N_, _, ngettext
 from tutor.lesson.model import Prompt
-from tutor.ui.text import plain
+from tutor.ui.text import plain, translate_bindings
 from tutor.ui.widgets.inline import inline, title
 
 YES_NO = ("bool", "same_storage")
@@ -72,6 +72,9 @@ class StdoutArea(TextArea):
 
     class Submit(Message):
         pass
+
+    def on_mount(self) -> None:
+        translate_bindings(self)  # (a widget's keys, shown in the footer: ctrl+s)
 
     def action_submit(self) -> None:
         self.post_message(self.Submit())
@@ -114,6 +117,9 @@ class AnswerBox(Vertical, can_focus=True):
 
     prompt: Prompt | None = None
     shown_at = 0.0
+
+    def on_mount(self) -> None:
+        translate_bindings(self)  # (its keys are in the footer: ctrl+g, Mark as guess)
     guess = False  # the learner marked this prediction as a guess (ctrl+g)
     examples: list[str] = []
 

@@ -37,7 +37,7 @@ from tutor.kernel import KernelError, Session, SessionDied, StepTimeout
 from tutor.pictures import ShowSpec, parse_show, render
 from tutor.safetext import sanitize
 from tutor.ui.messages import WorkerChanged
-from tutor.ui.text import plain
+from tutor.ui.text import plain, translate_bindings
 from tutor.ui.widgets.picture import inspect_live, picture_content
 
 MAX_LINES = 40
@@ -85,6 +85,7 @@ class ReplInput(TextArea):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(language=None, soft_wrap=True, show_line_numbers=False, **kwargs)
+        translate_bindings(self)  # (ctrl+s Run, in the footer)
         self.past: list[str] = []
         self.back = 0  # 0 = the line being written; n = the n-th most recent entry
         self.draft = ""
