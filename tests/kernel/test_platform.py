@@ -211,14 +211,22 @@ def test_runs_start_with_the_optimizers_warm_and_the_zygote_single_threaded(
         kernel: Kernel) -> None:
     """The warm-up made an SGD and an Adam, so `torch._dynamo` (imported by an
     optimizer's first use: seconds) is already loaded when a run starts; doing so
-    started no thread in the zygote, which must stay single-threaded to fork."""
-    with kernel.open_session() as s:
-        s.run_step("import sys\nbefore = set(sys.modules)\n"
-                   "w = torch.nn.Parameter(torch.ones(2))\n"
-                   "opt = torch.optim.Adam([w], lr=0.1)\n(w * w).sum().backward()\n"
-                   "opt.step()\nopt.zero_grad()\nnew = sorted(set(sys.modules) - before)")
-        assert s.observe("'torch._dynamo' in before")["value"] is True
-        assert s.observe("new")["items"] == []
+    started no thread in the zygote, which must stay single-threaded to fork.  (The
+    shared spawn-mode kernel of these tests is a batch kernel: an interactive one here.)"""
+    interactive = kernel if kernel.mode == "fork" else Kernel(mode="spawn", pool_size=1)
+    try:
+        if interactive is not kernel:
+            interactive.start()
+        with interactive.open_session() as s:
+            s.run_step("import sys\nbefore = set(sys.modules)\n"
+                       "w = torch.nn.Parameter(torch.ones(2))\n"
+                       "opt = torch.optim.Adam([w], lr=0.1)\n(w * w).sum().backward()\n"
+                       "opt.step()\nopt.zero_grad()\nnew = sorted(set(sys.modules) - before)")
+            assert s.observe("'torch._dynamo' in before")["value"] is True
+            assert s.observe("new")["items"] == []
+    finally:
+        if interactive is not kernel:
+            interactive.shutdown()
     if kernel.mode == "fork":
         assert len(os.listdir(f"/proc/{kernel.info['pid']}/task")) == 1
 
