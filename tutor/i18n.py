@@ -179,6 +179,17 @@ def _(message: str) -> str:
     return catalog(_current).singular.get(message, message)
 
 
+def use_in_argparse() -> None:
+    """Route argparse's own words (`usage:`, `options`, `error: the following arguments
+    are required: ...`) through this layer: argparse calls the module-level `_` and
+    `ngettext` it took from gettext, which are replaced by this layer's (their msgids are
+    listed in scripts/i18n_catalog.py, `ARGPARSE`).  Called by `tutor.cli.main`."""
+    import argparse
+
+    setattr(argparse, "_", _)  # noqa: B010 (argparse reads the module globals)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+
+
 def N_(message: str) -> str:
     """Marks `message` for the catalog without translating it (translate where shown)."""
     return message
