@@ -28,6 +28,7 @@ from tutor.kernel.errors import ExitInfo, KernelDead, KernelError, describe_exit
 from tutor.kernel.fork import ForkProvisioner
 from tutor.kernel.restarter import RESTART_LIMIT, RestartPolicy
 from tutor.kernel.spawn import CPU, CUDA, POOL_SIZE, Spawner, SpawnProvisioner
+from tutor.kernel.words import _
 
 if TYPE_CHECKING:
     import subprocess
@@ -271,10 +272,11 @@ class KernelManager:
             if fatal:
                 self._fatal = fatal
             if given_up is not None:
-                self._failure = f"the kernel process {given_up}, so it was killed and restarted"
+                self._failure = _("the kernel process {why}, so it was killed and "
+                                  "restarted").format(why=given_up)
             else:
                 why = describe_exit(code if code >= 0 else None, -code if code < 0 else None)
-                self._failure = fatal or f"the kernel process {why}" + (
+                self._failure = fatal or _("the kernel process {why}").format(why=why) + (
                     f":\n{tail}" if tail else "")
             if self.status == "closed":
                 return
@@ -319,7 +321,7 @@ class KernelManager:
                 raise KernelError("this lesson needs a CUDA device, and this kernel has none",
                                   "not_started")
             return self.spawner.session(CUDA, seed, limits or {}, timeout)
-        for _ in range(SPAWN_TRIES):
+        for _try in range(SPAWN_TRIES):
             run = self.provisioner.new_run(seed, limits or {}, timeout)
             if run is not None:
                 return run

@@ -23,3 +23,8 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     if layer is None:
         return singular if n == 1 else plural
     return layer.ngettext(singular, plural, n)  # type: ignore[no-any-return]
+
+
+def N_(message: str) -> str:
+    """Marks `message` for the catalog (translated where it is shown, with `_`)."""
+    return message
