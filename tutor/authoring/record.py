@@ -25,6 +25,7 @@ import yaml
 
 from tutor.authoring.record_plan import Change, RecordResult, plan
 from tutor.authoring.record_vary import plan_variants
+from tutor.i18n import _
 from tutor.lesson.loader import LessonError, compose, display_name, load_lesson, read_text
 from tutor.lesson.validate import Problem
 
@@ -196,7 +197,8 @@ def _verify(path: Path, text: str, changes: list[Change]) -> str | None:
     for ch in changes:
         got = lesson.steps[ch.step].prompts[ch.prompt].answer
         if got != ch.new:
-            return f"{ch.path} reads back as {got!r}, not {ch.new!r}"
+            return _("{path} reads back as {got}, not {new}").format(path=ch.path, got=repr(got),
+                                                                     new=repr(ch.new))
     return None
 
 
@@ -213,7 +215,8 @@ def write_answers(path: Path, changes: list[Change]) -> None:
         new = apply_changes(text, changes, safe=True)
         why = _verify(path, new, changes)
         if why is not None:
-            raise EditError(f"the edited file would not read back correctly: {why}")
+            raise EditError(_("the edited file would not read back correctly: {why}").format(
+                why=why))
     if crlf:
         new = new.replace("\n", "\r\n")
     tmp = path.with_name(f".{path.name}.record-new")
@@ -223,10 +226,10 @@ def write_answers(path: Path, changes: list[Change]) -> None:
 
 def _refused(name: str, change: Change) -> Problem:
     return Problem(name, change.line, change.col, change.path,
-                   f"the answer {_quoted(change.old)} is judged wrong: the live value is "
-                   f"{_quoted(change.new)}. The mistake may be in the code rather than the "
-                   f"answer: check the code, then `tutor record --fix {name}` writes the "
-                   "live value")
+                   _("the answer {old} is judged wrong: the live value is {new}. The mistake "
+                     "may be in the code rather than the answer: check the code, then `tutor "
+                     "record --fix {file}` writes the live value").format(
+                       old=_quoted(change.old), new=_quoted(change.new), file=name))
 
 
 def _quoted(text: str | None) -> str:
@@ -256,7 +259,8 @@ def record_file(kernel: Any, path: Path, *, check: bool = False, force: bool = F
     try:
         write_answers(path, result.changes)
     except (EditError, OSError, yaml.YAMLError) as exc:
-        result.problems.append(Problem(name, 1, 1, "", f"answers not written: {exc}"))
+        result.problems.append(Problem(name, 1, 1, "", _("answers not written: {why}").format(
+            why=exc)))
         return result
     result.written = True
     return result

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 
 from tutor.commands.common import add_path_option, catalog_for, print_problems, print_warnings
+from tutor.i18n import _
 from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_option(parser)
-    parser.add_argument("--json", action="store_true", help="print a JSON list of lessons")
+    parser.add_argument("--json", action="store_true", help=_("print a JSON list of lessons"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tutor.i18n import _
 from tutor.progress import ProgressStore
 from tutor.progress.answers import count_answers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("lesson", nargs="?", metavar="LESSON",
-                        help="a lesson id (default: every lesson)")
-    parser.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+                        help=_("a lesson id (default: every lesson)"))
+    parser.add_argument("--yes", "-y", action="store_true", help=_("do not ask for confirmation"))
 
 
 def run(args: argparse.Namespace) -> int:
