@@ -15,12 +15,29 @@ from tutor.commands import COMMANDS
 from tutor.commands.console import tolerate_encoding
 from tutor.i18n import ENGLISH, _, language, use_in_argparse
 from tutor.safetext import safe_streams
+from tutor.wrap import cells, fill
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help wrapped by terminal cells, where Hangul takes two: a translated
+    help stays within the terminal (English text is wrapped exactly as argparse does)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if cells(text) == len(text):
+            return super()._split_lines(text, width)
+        return fill(" ".join(text.split()), width).split("\n")
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if cells(text) == len(text):
+            return super()._fill_text(text, width, indent)
+        return fill(" ".join(text.split()), width, indent, indent)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser, its help in the current language (choose it first: `main` does)."""
     parser = argparse.ArgumentParser(
         prog="tutor",
+        formatter_class=HelpFormatter,
         description=_("A terminal tutor for PyTorch internals: predict, then run."),
         epilog=_("Run `tutor` alone to open the app; `tutor COMMAND -h` for a command's "
                  "options."),
@@ -45,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_module, help_text) in COMMANDS.items():
         shown = _(help_text)
-        sub.add_parser(name, help=shown, description=_description(shown))
+        sub.add_parser(name, help=shown, description=_description(shown),
+                       formatter_class=HelpFormatter)
     return parser
 
 

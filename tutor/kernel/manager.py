@@ -28,7 +28,7 @@ from tutor.kernel.errors import ExitInfo, KernelDead, KernelError, describe_exit
 from tutor.kernel.fork import ForkProvisioner
 from tutor.kernel.restarter import RESTART_LIMIT, RestartPolicy
 from tutor.kernel.spawn import CPU, CUDA, POOL_SIZE, Spawner, SpawnProvisioner
-from tutor.kernel.words import _
+from tutor.kernel.words import _, ngettext
 
 if TYPE_CHECKING:
     import subprocess
@@ -139,12 +139,15 @@ class KernelManager:
         info = self.info
         if not info.get("cuda"):
             why = f" ({info['cuda_error']})" if info.get("cuda_error") else ""
-            return f"CUDA: not available{why}; lessons that need it are skipped"
+            return _("CUDA: not available{why}; lessons that need it are skipped").format(
+                why=why)
         count = int(info.get("cuda_devices") or 1)
         names = ", ".join(info.get("cuda_names") or ())
-        fake = " (simulated)" if info.get("cuda_fake") else ""
-        return (f"CUDA: {count} device{'s' if count != 1 else ''}{fake}"
-                + (f" ({names})" if names else "") + "; its lessons run in their own processes")
+        devices = ngettext("{n} device", "{n} devices", count).format(n=count) + (
+            _(" (simulated)") if info.get("cuda_fake") else "") + (
+            f" ({names})" if names else "")
+        return _("CUDA: {devices}; its lessons run in their own processes").format(
+            devices=devices)
 
     @property
     def failure(self) -> str:

@@ -16,6 +16,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from tutor.kernel.words import _
+
 MODE_ENV = "TUTOR_KERNEL"
 FORK, SPAWN, AUTO = "fork", "spawn", "auto"
 
@@ -33,9 +35,11 @@ class Mode:
     forced: bool = False  # asked for, by TUTOR_KERNEL or the caller
 
     def describe(self) -> str:
-        how = {FORK: "a zygote with torch loaded forks each lesson run",
-               SPAWN: "a pool of processes with torch loaded, one per lesson run"}[self.name]
-        return f"{self.name} mode ({self.reason}): {how}"
+        if self.name == FORK:
+            return _("fork mode ({why}): a zygote with torch loaded forks each lesson "
+                     "run").format(why=self.reason)
+        return _("spawn mode ({why}): a pool of processes with torch loaded, one per lesson "
+                 "run").format(why=self.reason)
 
 
 def platform_name(platform: str | None = None) -> str:
