@@ -56,9 +56,11 @@ def _prompt_node(root: yaml.Node, step: int, prompt: int) -> yaml.MappingNode:
         assert predict is not None
         node = predict[1].value[prompt]
     except (AssertionError, IndexError, AttributeError, TypeError):
-        raise EditError(f"steps[{step}].predict[{prompt}] not found in the file") from None
+        raise EditError(_("{path} not found in the file").format(
+            path=f"steps[{step}].predict[{prompt}]")) from None
     if not isinstance(node, yaml.MappingNode):
-        raise EditError(f"steps[{step}].predict[{prompt}] is not a mapping")
+        raise EditError(_("{path} is not a mapping").format(
+            path=f"steps[{step}].predict[{prompt}]"))
     return node
 
 
@@ -141,7 +143,7 @@ def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> st
             new = render(ch.new, style=style, flow=flow, indent=key_col + 2, safe=safe,
                          block=style in ("|", ">"))
             if not isinstance(value, yaml.ScalarNode):
-                raise EditError(f"{ch.path} is not a scalar")
+                raise EditError(_("{path} is not a scalar").format(path=ch.path))
             if start == end:  # `answer:` with nothing after it
                 colon = text.index(":", at(key.end_mark))
                 new = " " + new.removesuffix("\n")

@@ -106,15 +106,14 @@ class ExitInfo:
         if self.reason:
             return _("was stopped: {why}").format(why=self.reason)
         if self.code in RUN_EXITS:  # (codes a run's kernel code exits with: guard.py)
-            return RUN_EXITS[self.code]
+            return _(RUN_EXITS[self.code]).format(code=self.code)
         return describe_exit(self.code, self.signal)
 
 
 RUN_EXITS = {
-    EXIT_CHANNEL_LOST: "lost its channel to the tutor: the lesson's code closed or replaced "
-                       "the kernel's file descriptors (os.closerange, os.dup2 over them), so "
-                       "it could not reply",
-    EXIT_KERNEL_FAILED: f"exited with code {EXIT_KERNEL_FAILED}: the kernel's own code failed "
-                        "in it (did the lesson's code replace or close something the kernel "
-                        "uses?)",
+    EXIT_CHANNEL_LOST: N_("lost its channel to the tutor: the lesson's code closed or replaced "
+                          "the kernel's file descriptors (os.closerange, os.dup2 over them), "
+                          "so it could not reply"),
+    EXIT_KERNEL_FAILED: N_("exited with code {code}: the kernel's own code failed in it (did the "
+                           "lesson's code replace or close something the kernel uses?)"),
 }

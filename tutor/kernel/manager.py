@@ -183,11 +183,12 @@ class KernelManager:
         if self.status in ("new", "restarting"):
             self.start()  # (a kernel that died is restarted when it is next needed)
         if not self._ready.wait(timeout):
-            raise KernelDead(f"the kernel did not start within {timeout:.0f} s")
+            raise KernelDead(_("the kernel did not start within {seconds} s").format(
+                seconds=f"{timeout:.0f}"))
         if self.status == "dead":
-            raise KernelDead(self._failure or "the kernel is dead")
+            raise KernelDead(self._failure or _("the kernel is dead"))
         if self.status == "closed":
-            raise KernelDead("the kernel was shut down")
+            raise KernelDead(_("the kernel was shut down"))
         return self.info
 
     def restart(self) -> None:
@@ -317,12 +318,12 @@ class KernelManager:
                 and self.provisioner.poll() is not None:
             self.start()
         if self.status == "dead":
-            raise KernelDead(self._failure or "the kernel is dead")
+            raise KernelDead(self._failure or _("the kernel is dead"))
         self.wait_ready(timeout)
         if cuda:
             if not self.info.get("cuda"):
-                raise KernelError("this lesson needs a CUDA device, and this kernel has none",
-                                  "not_started")
+                raise KernelError(_("this lesson needs a CUDA device, and this kernel has "
+                                    "none"), "not_started")
             return self.spawner.session(CUDA, seed, limits or {}, timeout)
         for _try in range(SPAWN_TRIES):
             run = self.provisioner.new_run(seed, limits or {}, timeout)
@@ -334,7 +335,7 @@ class KernelManager:
             if self.status not in ("restarting", "new"):
                 break
             self.wait_ready(timeout)
-        raise KernelDead(self._failure or "the kernel did not answer")
+        raise KernelDead(self._failure or _("the kernel did not answer"))
 
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""

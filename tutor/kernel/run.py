@@ -100,7 +100,7 @@ class Session:
         """Send one request and wait for its reply, enforcing `timeout` (seconds)."""
         with self._lock:
             if not self.alive:
-                raise SessionDied("this lesson run has already ended")
+                raise SessionDied(_("this lesson run has already ended"))
             req_id = next(self._ids)
             self._inflight = req_id
             request = {"id": req_id, "op": op, **fields}
@@ -125,7 +125,7 @@ class Session:
             if not reply.get("ok"):
                 error = cast("dict[str, Any]", reply).get("error")
                 raise KernelError(error if isinstance(error, str) and error
-                                  else "the kernel reported an error")
+                                  else _("the kernel reported an error"))
             return reply
 
     def _failed(self, exc: ChannelClosed | BadReply) -> SessionDied:
@@ -295,8 +295,8 @@ class Session:
 
         def escalate() -> None:
             if self._inflight == inflight and self.alive:
-                self._killed_why = ("the code ignored the interrupt, so its process "
-                                    "was killed")
+                self._killed_why = _("the code ignored the interrupt, so its process was "
+                                     "killed")
                 self.kill()
 
         timer = threading.Timer(grace, escalate)

@@ -191,7 +191,8 @@ class ProgressStore:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self._disable(f"the progress directory {self.directory} cannot be created ({exc})")
+            self._disable(_("the progress directory {path} cannot be created ({why})").format(
+                path=self.directory, why=exc))
             return
         try:
             self._db = self._connect()
@@ -553,14 +554,16 @@ class ProgressStore:
         card, reviews, lapses = row if row is not None else (None, -1, 0)
         where = f"reviews row {attempt.key}"
         if row is not None and not (rows.is_count(reviews) and rows.is_count(lapses)):
-            problems.append(f"{where}: the counts ({rows.shown(reviews)}, {rows.shown(lapses)})"
-                            " are not whole numbers: counted again from 0")
+            problems.append(f"{where}: " + _("the counts ({reviews}, {lapses}) are not whole "
+                                             "numbers: counted again from 0").format(
+                reviews=rows.shown(reviews), lapses=rows.shown(lapses)))
             reviews, lapses = 0, 0
         try:
             state = schedule.review(card if isinstance(card, str) else None, grade, when)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            problems.append(f"{where}: the review card {rows.shown(card)} cannot be read "
-                            f"({type(exc).__name__}): a new card was started")
+            problems.append(f"{where}: " + _("the review card {card} cannot be read ({why}): a "
+                                             "new card was started").format(
+                card=rows.shown(card), why=type(exc).__name__))
             state = schedule.review(None, grade, when)
         db.execute(
             "INSERT INTO reviews (lesson, step, prompt, card, due, reviews, lapses, rating, last) "
