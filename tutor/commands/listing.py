@@ -43,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
             if pack is not current:
                 current = pack
                 print(f"\n{pack.title}  ({pack.source}: {pack.directory})")
-            print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, level {lesson.level}]")
-        print(f"\n{len(catalog.lessons)} lessons in {len(catalog.packs)} packs")
+            level = _("level {n}").format(n=lesson.level)
+            print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, {level}]")
+        print("\n" + _("{lessons} lessons in {packs} packs").format(
+            lessons=len(catalog.lessons), packs=len(catalog.packs)))
     print_problems(catalog.errors)
     print_warnings(catalog)
     return 1 if catalog.errors else 0

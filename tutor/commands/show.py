@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = parse_show(" ".join([args.what, *args.expr]))
     except ValueError as exc:
-        print(f"tutor show: {exc} (pictures: {usage()})", file=sys.stderr)
+        print("tutor show: " + _("{why} (pictures: {usage})").format(why=exc, usage=usage()),
+              file=sys.stderr)
         return 2
     try:
         lesson = find_lesson(args.lesson, args.path)
@@ -65,15 +66,17 @@ def run(args: argparse.Namespace) -> int:
     count = len(lesson.steps)
     upto = count - 1 if args.step is None else args.step - 1
     if not 0 <= upto < count:
-        print(f"tutor show: {lesson.id} has steps 1 to {count}; there is no step {args.step}",
-              file=sys.stderr)
+        print("tutor show: " + _("{id} has steps 1 to {count}; there is no step {step}").format(
+            id=lesson.id, count=count, step=args.step), file=sys.stderr)
         return 2
     kernel = Kernel()
     kernel.start()
     try:
         why = unmet_requirement(lesson, kernel.wait_ready())
         if why:
-            print(f"tutor show: {lesson.id} cannot run here: it {why}", file=sys.stderr)
+            print("tutor show: " + _("{id} cannot run here: it {why}").format(id=lesson.id,
+                                                                             why=why),
+                  file=sys.stderr)
             return 2
         with LessonRun(kernel, lesson, timeout=args.timeout) as lesson_run:
             for step in lesson.steps[: upto + 1]:

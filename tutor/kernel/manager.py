@@ -75,7 +75,7 @@ class KernelManager:
         try:
             self._mode = modes.choose(mode)
         except modes.ModeError as exc:
-            self._mode = modes.Mode(modes.SPAWN, "not chosen")
+            self._mode = modes.Mode(modes.SPAWN, _("not chosen"))
             self._fatal = str(exc)
         # the zygote, in fork mode (kept after a switch to spawn mode: `proc`)
         self.fork = ForkProvisioner(self, self._lock) if self.mode == modes.FORK else None
