@@ -160,6 +160,32 @@ def test_the_catalogs_placeholders_match_their_msgids() -> None:
                 assert set(names.findall(text)) == set(names.findall(source)), e.msgid
 
 
+def test_argparses_placeholders_match_and_no_help_text_holds_a_stray_percent() -> None:
+    # argparse fills its own words with `%` (`%(prog)s`, `%s`) and expands every help
+    # text with `%` too: a translation that adds or drops one breaks `tutor --help`
+    percent = re.compile(r"%(?:\([a-z_]+\))?[sdr%]|%")
+    for e in parse_po(i18n.po_path("ko").read_text(encoding="utf-8")):
+        for text in (e.forms if e.plural is not None else [e.msgstr]):
+            if e.msgid:
+                assert sorted(percent.findall(text)) == sorted(percent.findall(e.msgid)), \
+                    e.msgid
+
+
+def test_argparse_speaks_through_the_layer() -> None:
+    import argparse
+
+    i18n.use_in_argparse()
+    i18n.set_language("ko")  # (before the parser: its titles and -h are set when built)
+    try:
+        parser = argparse.ArgumentParser(prog="tutor")
+        parser.add_argument("id")
+        assert parser.format_usage() == "사용법: tutor [-h] id\n"
+        assert "\n옵션:\n  -h, --help  이 도움말을 보여 주고 끝냅니다" in parser.format_help()
+    finally:
+        i18n.set_language("en")
+    assert parser.format_usage() == "usage: tutor [-h] id\n"
+
+
 def test_a_marker_given_an_f_string_is_refused(tmp_path: Path) -> None:
     tool = catalog_tool()
     (tmp_path / "bad.py").write_text('x = 3\n_(f"{x} steps")\n', encoding="utf-8")
