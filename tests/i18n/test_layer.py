@@ -269,7 +269,8 @@ TOOLS = [ROOT / "tutor" / "cli.py", ROOT / "tutor" / "engine.py",
          *(ROOT / "tutor" / "authoring" / f"{m}.py" for m in (
              "lint", "lint_rules", "lint_vary", "record", "record_plan", "record_vary",
              "repeat", "scaffold", "schema")),
-         *(ROOT / "tutor" / "kernel" / f"{m}.py" for m in ("run", "errors", "manager", "modes"))]
+         *(ROOT / "tutor" / "kernel" / f"{m}.py" for m in ("run", "errors", "manager", "modes")),
+         ROOT / "tutor" / "lesson" / "translation.py"]
 # not prose a person reads in tutor's language: SQL, environment variables, the program's
 # name before a message, lists of columns, regular expressions, type names for cast()
 TOOL_DATA = re.compile(

@@ -35,6 +35,7 @@ from typing import Any
 
 import yaml
 
+from tutor.i18n import _
 from tutor.lesson.model import Lesson, Prompt
 from tutor.safetext import sanitize
 
@@ -94,13 +95,15 @@ def read(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot be read ({exc})") from None
+        raise ValueError(_("cannot be read ({why})").format(why=exc)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ValueError(f"is not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+        why = getattr(exc, "problem", exc)
+        raise ValueError((_("is not valid YAML at line {line}: {why}") if mark is not None else
+                          _("is not valid YAML: {why}")).format(
+            line=mark.line + 1 if mark is not None else 0, why=why)) from None
     if not isinstance(data, dict):
-        raise ValueError("must be a mapping with translates:, lang:, source: and text:")
+        raise ValueError(_("must be a mapping with translates:, lang:, source: and text:"))
     return data
 
 
@@ -110,24 +113,25 @@ def problems(lesson: Lesson, data: dict[str, Any], lang: str) -> list[tuple[str,
     out: list[tuple[str, str]] = []
     for key in data:
         if key not in TOP_KEYS:
-            out.append((str(key), f"unknown key `{key}` (a translation has "
-                                  f"{', '.join(TOP_KEYS)})"))
+            out.append((str(key), _("unknown key `{key}` (a translation has {keys})").format(
+                key=key, keys=", ".join(TOP_KEYS))))
     if data.get("translates") != lesson.id:
-        out.append(("translates", f"`translates:` must be the lesson's id `{lesson.id}`, "
-                                  f"not {data.get('translates')!r}"))
+        out.append(("translates", _("`translates:` must be the lesson's id `{id}`, not "
+                                    "{found}").format(id=lesson.id,
+                                                      found=repr(data.get("translates")))))
     if data.get("lang") != lang:
-        out.append(("lang", f"`lang:` must be `{lang}` (the file name's language), "
-                            f"not {data.get('lang')!r}"))
+        out.append(("lang", _("`lang:` must be `{lang}` (the file name's language), not "
+                              "{found}").format(lang=lang, found=repr(data.get("lang")))))
     source = source_texts(lesson)
     now = fingerprint(source)
     if data.get("source") != now:
-        out.append(("source", f"the English texts changed since this translation was made "
-                              f"(its `source:` is {data.get('source')!r}, the lesson's texts "
-                              f"are now {now}): update the translation, then set "
-                              f"`source: {now}`"))
+        out.append(("source", _("the English texts changed since this translation was made "
+                                "(its `source:` is {old}, the lesson's texts are now {now}): "
+                                "update the translation, then set `source: {now}`").format(
+            old=repr(data.get("source")), now=now)))
     text = data.get("text")
     if not isinstance(text, dict):
-        out.append(("text", "`text:` must be a mapping of the translated texts"))
+        out.append(("text", _("`text:` must be a mapping of the translated texts")))
         return out
     _compare(source, text, "text", out)
     return out
@@ -136,29 +140,34 @@ def problems(lesson: Lesson, data: dict[str, Any], lang: str) -> list[tuple[str,
 def _compare(source: Any, text: Any, path: str, out: list[tuple[str, str]]) -> None:
     if isinstance(source, dict):
         if not isinstance(text, dict):
-            out.append((path, "must be a mapping, as in the lesson"))
+            out.append((path, _("must be a mapping, as in the lesson")))
             return
         for key, value in source.items():
             if key not in text or text[key] in (None, "", [], {}):
                 if isinstance(value, str):
-                    out.append((f"{path}.{key}", f"missing: the translation of {value[:50]!r}"))
+                    out.append((f"{path}.{key}", _("missing: the translation of {text}").format(
+                        text=repr(value[:50]))))
                 else:
-                    out.append((f"{path}.{key}", f"missing: `{key}:` as in the lesson"))
+                    out.append((f"{path}.{key}", _("missing: `{key}:` as in the lesson").format(
+                        key=key)))
             else:
                 _compare(value, text[key], f"{path}.{key}", out)
         for key in text:
             if key not in source:
-                out.append((f"{path}.{key}", f"extra: the lesson has no `{key}` here"))
+                out.append((f"{path}.{key}", _("extra: the lesson has no `{key}` here").format(
+                    key=key)))
     elif isinstance(source, list):
         if not isinstance(text, list):
-            out.append((path, "must be a list, as in the lesson"))
+            out.append((path, _("must be a list, as in the lesson")))
             return
         if len(text) != len(source):
-            out.append((path, f"{len(text)} entries, the lesson has {len(source)}"))
+            out.append((path, _("{n} entries, the lesson has {m}").format(n=len(text),
+                                                                          m=len(source))))
         for i, (a, b) in enumerate(zip(source, text, strict=False)):
             _compare(a, b, f"{path}[{i}]", out)
     elif not isinstance(text, str) or not text.strip():
-        out.append((path, f"missing: the translation of {str(source)[:50]!r}"))
+        out.append((path, _("missing: the translation of {text}").format(
+            text=repr(str(source)[:50]))))
 
 
 def translated(lesson: Lesson, lang: str) -> Lesson:
@@ -180,7 +189,7 @@ def apply(lesson: Lesson, text: dict[str, Any], lang: str) -> Lesson:
     """The lesson with `text`'s texts (checked by `problems` first)."""
     steps = []
     for step, s in zip(lesson.steps, text.get("steps") or [], strict=True):
-        asked = s.get("predict") or [{} for _ in step.prompts]
+        asked = s.get("predict") or [{} for _prompt in step.prompts]
         prompts = tuple(_prompt(p, q) for p, q in zip(step.prompts, asked, strict=True))
         steps.append(replace(step, prompts=prompts, explain=_t(s.get("explain"), step.explain)))
     return replace(lesson, title=_t(text.get("title"), lesson.title) or lesson.title,
