@@ -15,14 +15,14 @@ import sys
 
 def _(message: str) -> str:
     layer = sys.modules.get("tutor.i18n")
-    return message if layer is None else layer._(message)  # type: ignore[no-any-return]
+    return message if layer is None else str(layer._(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     layer = sys.modules.get("tutor.i18n")
     if layer is None:
         return singular if n == 1 else plural
-    return layer.ngettext(singular, plural, n)  # type: ignore[no-any-return]
+    return str(layer.ngettext(singular, plural, n))
 
 
 def N_(message: str) -> str:
