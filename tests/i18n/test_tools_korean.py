@@ -112,7 +112,8 @@ def test_lint_reports_a_rule_in_korean_at_its_place(tmp_path: Path) -> None:
     schema = DATA / "authoring" / "lint" / "schema.yaml"  # the loader's own checks (`load`)
     proc = tutor("lint", str(schema), home=tmp_path)
     assert (f"{schema.relative_to(ROOT)}:16:9: steps[0].predict[1].answr: 알 수 없는 키 "
-            "'answr' ('answer'을(를) 말한 건가요?). 여기서 쓸 수 있는 키: ask, kind, ") in proc.stdout
+            "'answr' ('answer'을(를) 말한 건가요?). 여기서 쓸 수 있는 키: ask, kind, ") \
+        in proc.stdout
     proc = tutor("lint", "--json", str(UNREACHABLE), home=tmp_path)
     problems = json.loads(proc.stdout)
     assert problems[0]["message"].startswith("unreachable: this step's code always stops")
