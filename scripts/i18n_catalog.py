@@ -147,9 +147,37 @@ def judge_sentences(judge: Path = JUDGE) -> dict[str, list[str]]:
     return found
 
 
+# argparse's own words that a `tutor` user can see (tutor.i18n.use_in_argparse routes
+# them through the layer): as Python 3.10 to 3.13 write them; a Python that words one
+# otherwise shows it in English
+ARGPARSE: tuple[tuple[str, str | None], ...] = (
+    ("usage: ", None),
+    ("positional arguments", None),
+    ("options", None),
+    ("show this help message and exit", None),
+    ("%(prog)s: error: %(message)s\n", None),
+    ("argument %(argument_name)s: %(message)s", None),
+    ("the following arguments are required: %s", None),
+    ("one of the arguments %s is required", None),
+    ("unrecognized arguments: %s", None),
+    ("ambiguous option: %(option)s could match %(matches)s", None),
+    ("invalid choice: %(value)r (choose from %(choices)s)", None),
+    ("invalid %(type)s value: %(value)r", None),
+    ("expected one argument", None),
+    ("expected at most one argument", None),
+    ("expected at least one argument", None),
+    ("expected %s argument", "expected %s arguments"),
+    ("not allowed with argument %s", None),
+    ("ignored explicit argument %r", None),
+)
+
+
 def messages() -> dict[tuple[str, str | None], list[str]]:
-    """Every msgid the catalogs must hold: the marked strings and the judge's sentences."""
+    """Every msgid the catalogs must hold: the marked strings, the judge's sentences and
+    argparse's words (`ARGPARSE`)."""
     used = extract()
+    for key in ARGPARSE:
+        used.setdefault(key, []).append("argparse")
     for text, where in judge_sentences().items():
         used.setdefault((text, None), []).extend(where)
     return used

@@ -13,53 +13,86 @@ from pathlib import Path
 from tutor import __version__
 from tutor.commands import COMMANDS
 from tutor.commands.console import tolerate_encoding
+from tutor.i18n import ENGLISH, _, language, use_in_argparse
 from tutor.safetext import safe_streams
+from tutor.wrap import cells, fill
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help wrapped by terminal cells, where Hangul takes two: a translated
+    help stays within the terminal (English text is wrapped exactly as argparse does)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if cells(text) == len(text):
+            return super()._split_lines(text, width)
+        return fill(" ".join(text.split()), width).split("\n")
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if cells(text) == len(text):
+            return super()._fill_text(text, width, indent)
+        return fill(" ".join(text.split()), width, indent, indent)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser, its help in the current language (choose it first: `main` does)."""
     parser = argparse.ArgumentParser(
         prog="tutor",
-        description="A terminal tutor for PyTorch internals: predict, then run.",
-        epilog="Run `tutor` alone to open the app; `tutor COMMAND -h` for a command's options.",
+        formatter_class=HelpFormatter,
+        description=_("A terminal tutor for PyTorch internals: predict, then run."),
+        epilog=_("Run `tutor` alone to open the app; `tutor COMMAND -h` for a command's "
+                 "options."),
     )
     parser.add_argument("--version", action="version",
-                        version=f"tutor {__version__} (distribution pytorch-tutor)")
+                        version=f"tutor {__version__} (distribution pytorch-tutor)",
+                        help=_("show program's version number and exit"))
     parser.add_argument(
         "--path", action="append", type=Path, default=[], metavar="DIR",
-        help="with no COMMAND: also offer the lessons in DIR (repeatable)",
+        help=_("with no COMMAND: also offer the lessons in DIR (repeatable)"),
     )
     parser.add_argument(
         "--lang", metavar="LANG", default=None,
-        help="the language tutor speaks: en or ko (default: TUTOR_LANG, else the app's "
-        "setting, else the locale, else English)",
+        help=_("the language tutor speaks: en or ko (default: TUTOR_LANG, else the app's "
+               "setting, else the locale, else English)"),
     )
     parser.add_argument(
         "--python", metavar="PATH", default=None,
-        help="run lessons on this Python interpreter's torch (e.g. your project's "
-        "environment); default: TUTOR_PYTHON, else tutor's own",
+        help=_("run lessons on this Python interpreter's torch (e.g. your project's "
+               "environment); default: TUTOR_PYTHON, else tutor's own"),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_module, help_text) in COMMANDS.items():
-        sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        shown = _(help_text)
+        sub.add_parser(name, help=shown, description=_description(shown),
+                       formatter_class=HelpFormatter)
     return parser
+
+
+def _description(help_text: str) -> str:
+    """A command's description: its one-line help as a sentence ("list the lessons" ->
+    "List the lessons."; a translation is shown as written)."""
+    if language() != ENGLISH:
+        return help_text
+    return help_text[0].upper() + help_text[1:] + "."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    # Only the chosen command's module is imported (and only it adds its arguments).
-    name = _command_name(argv)
-    python = _global_python(argv)
     try:
         choose_language(_lang_option(argv))
     except ValueError as exc:
         print(f"tutor: {exc}", file=sys.stderr)
         return 2
+    use_in_argparse()  # argparse's own words (usage:, error: ...) in that language too
+    parser = build_parser()
+    # Only the chosen command's module is imported (and only it adds its arguments).
+    name = _command_name(argv)
+    python = _global_python(argv)
     if python is not None:
         found = _interpreter(python)
         if found is None:
-            print(f"tutor: --python {python}: no such interpreter (give the path of a "
-                  "python executable, e.g. ~/project/.venv/bin/python)", file=sys.stderr)
+            print("tutor: " + _("--python {python}: no such interpreter (give the path of a "
+                                "python executable, e.g. ~/project/.venv/bin/python)").format(
+                                    python=python), file=sys.stderr)
             return 2
         os.environ["TUTOR_PYTHON"] = found  # every kernel this process starts uses it
     if name in COMMANDS:
@@ -74,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with safe_streams():  # nothing a command prints can drive the terminal
                 return int(module.run(args) or 0)
         except KeyboardInterrupt:
-            print("interrupted", file=sys.stderr)
+            print(_("interrupted"), file=sys.stderr)
             return 130
         except BrokenPipeError:
             return 0
@@ -91,7 +124,7 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
     """`--lang` after the command too (`tutor play --lang ko`), unless it has its own."""
     if not any("--lang" in a.option_strings for a in parser._actions):
         parser.add_argument("--lang", metavar="LANG", default=None,
-                            help="the language tutor speaks: en or ko")
+                            help=_("the language tutor speaks: en or ko"))
 
 
 def _lang_option(argv: list[str]) -> str | None:
@@ -154,6 +187,6 @@ def _open_app(paths: list[Path]) -> int:
     try:
         from tutor.ui import run_app
     except ImportError as exc:  # the TUI is optional for headless use
-        print(f"tutor: the app cannot start: {exc}", file=sys.stderr)
+        print("tutor: " + _("the app cannot start: {why}").format(why=exc), file=sys.stderr)
         return 1
     return run_app(paths)

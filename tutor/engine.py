@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
+from tutor.i18n import N_, _
 from tutor.judge import REGISTRY, Status, Verdict, display, judge
 from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
@@ -70,12 +71,15 @@ class StepOutcome:
         if self.failure:
             return self._on_torch(_no_advice(self.failure))
         err = self.error or {}
-        return self._on_torch(f"step {self.step.index + 1} raised {err.get('name')}: "
-                              f"{short(str(err.get('message')), 300)}")
+        return self._on_torch(_raised(self.step.index, err.get("name"),
+                                      short(str(err.get("message")), 300)))
 
     def _on_torch(self, why: str) -> str:
         torch = self.kernel.get("torch")
-        return f"this lesson does not run {f'on torch {torch}' if torch else 'here'}: {why}"
+        if torch:
+            return _("this lesson does not run on torch {torch}: {why}").format(torch=torch,
+                                                                               why=why)
+        return _("this lesson does not run here: {why}").format(why=why)
 
     def learner_problem(self, prompt: Prompt) -> str | None:
         """Why this question is not asked, for the learner (who is not the lesson's
@@ -84,9 +88,10 @@ class StepOutcome:
         answered to such a question counts."""
         skip = self.skipped(prompt)
         if skip:
-            return f"this question is skipped here: it {skip}"
+            return _("this question is skipped here: it {why}").format(why=skip)
         if self.earlier_fault:
-            return f"{self.earlier_fault} (so the steps after it cannot run as written)"
+            return _("{fault} (so the steps after it cannot run as written)").format(
+                fault=self.earlier_fault)
         fault = self.fault()
         if fault:
             return fault
@@ -113,25 +118,40 @@ class StepOutcome:
             return self.failure
         if self.unexpected_error:
             err = self.error or {}
-            return (f"step {self.step.index + 1} raised {err.get('name')}: {err.get('message')} "
-                    "(if the error is the point, ask about it with a `kind: exception` prompt "
-                    "without `expect`)")
+            return _raised(self.step.index, err.get("name"), err.get("message")) + " " + _(
+                ADVICE_EXCEPTION)
         live = self.live(prompt)
         if live is None:
-            return "no live value was observed for this prompt"
+            return _("no live value was observed for this prompt")
         kind = REGISTRY.get(prompt.kind)
         if live.get("type") == "exception" and not (kind and kind.judges_errors):
             # (an exception prompt judges the error, and so does a choice that names it)
             what = (
                 prompt.expect if isinstance(prompt.expect, str) else ", ".join(prompt.expect or ())
             )
-            return f"evaluating `{what}` raised {live.get('name')}: {live.get('message')}"
+            return _("evaluating `{what}` raised {name}: {message}").format(
+                what=what, name=live.get("name"), message=live.get("message"))
         return None
+
+
+def _raised(index: int, name: object, message: object) -> str:
+    return _("step {step} raised {name}: {message}").format(step=index + 1, name=name,
+                                                           message=message)
+
+
+# the advice for a lesson's author that ends some problems (not shown to a learner)
+ADVICE_EXCEPTION = N_("(if the error is the point, ask about it with a `kind: exception` "
+                      "prompt without `expect`)")
+ADVICE_TIMEOUT = N_("(if it needs longer, raise the lesson's `timeout:`)")
+ADVICE_SETUP = N_("(the `setup:` code in pack.yaml runs before every lesson of the pack)")
 
 
 def _no_advice(text: str) -> str:
     """A lesson problem without the advice for its author at the end ("(if the error is
     the point, ...)"): what a learner is shown."""
+    for advice in (ADVICE_EXCEPTION, ADVICE_TIMEOUT, ADVICE_SETUP):
+        if text.endswith(" " + _(advice)):
+            return text[:-len(_(advice)) - 1]
     return re.sub(r" \((if |the `setup:`)[^()]*(\([^()]*\)[^()]*)*\)$", "", text)
 
 
@@ -162,7 +182,7 @@ class LessonRun:
         """Run `step` (steps must run in order) and observe its prompts' live values."""
         session = self.open()
         if step.index != len(self.outcomes):
-            raise ValueError(f"step {step.index + 1} cannot run before step "
+            raise ValueError(f"step {step.index + 1} cannot run before step "  # (a bug)
                              f"{len(self.outcomes) + 1}")
         started = time.monotonic()
         outcome = StepOutcome(step, kernel=KernelInfo(**(getattr(self.kernel, "info", None) or {})))
@@ -182,14 +202,15 @@ class LessonRun:
                 timeout=self.timeout,
             )
         except StepTimeout as exc:
-            outcome.failure = (f"step {step.index + 1} timed out: {exc} (if it needs longer, "
-                               "raise the lesson's `timeout:`)")
+            outcome.failure = _("step {step} timed out: {why}").format(
+                step=step.index + 1, why=exc) + " " + _(ADVICE_TIMEOUT)
             outcome.failure_kind = exc.kind
         except SessionDied as exc:
-            outcome.failure = f"step {step.index + 1} crashed: {exc}"
+            outcome.failure = _("step {step} crashed: {why}").format(step=step.index + 1, why=exc)
             outcome.failure_kind = exc.kind
         except KernelError as exc:
-            outcome.failure = f"step {step.index + 1} could not run: {exc}"
+            outcome.failure = _("step {step} could not run: {why}").format(step=step.index + 1,
+                                                                          why=exc)
             outcome.failure_kind = exc.kind
         else:
             outcome.stdout = reply.get("stdout", "")
@@ -198,8 +219,9 @@ class LessonRun:
             outcome.observations = reply.get("observations", [])
             if reply.get("interrupted"):
                 err = outcome.error or {}
-                why = err.get("message") or "interrupted"
-                outcome.failure = f"step {step.index + 1} was stopped: {err.get('name')}: {why}"
+                why = err.get("message") or _("interrupted")
+                outcome.failure = _("step {step} was stopped: {name}: {why}").format(
+                    step=step.index + 1, name=err.get("name"), why=why)
                 outcome.failure_kind = "interrupted"
         outcome.seconds = time.monotonic() - started
         self.outcomes.append(outcome)
@@ -245,8 +267,8 @@ def load_modules(session: Session, modules: tuple[Module, ...],
         session.request("modules", timeout, modules={m.name: m.source for m in modules})
     except KernelError as exc:
         where = ", ".join(f"{display_name(m.file)}:{m.line}" for m in modules)
-        return (f"the lesson's modules ({where}) could not be written for its run: {exc}",
-                exc.kind)
+        return (_("the lesson's modules ({where}) could not be written for its run: "
+                  "{why}").format(where=where, why=exc), exc.kind)
     return None
 
 
@@ -266,18 +288,26 @@ def run_setup(session: Session, setup: Setup | None,
         reply = session.request("run", timeout, code=setup.code, step=0, prompts=[],
                                 label=SETUP_LABEL)
     except StepTimeout as exc:
-        return f"the pack's setup ({where}) timed out: {exc}", exc.kind
+        return _("the pack's setup ({where}) timed out: {why}").format(where=where,
+                                                                       why=exc), exc.kind
     except KernelError as exc:
-        return f"the pack's setup ({where}) could not run: {exc}", exc.kind
+        return _("the pack's setup ({where}) could not run: {why}").format(where=where,
+                                                                           why=exc), exc.kind
     err = reply.get("error")
     if not err:
         return None
     lines = re.findall(rf'File "{re.escape(SETUP_LABEL)}", line (\d+)', err.get("traceback", ""))
     if lines:
         where = f"{display_name(setup.file)}:{setup.file_line(int(lines[-1]))}"
-    return (f"the pack's setup ({where}) raised {err.get('name')}: {err.get('message')} "
-            "(the `setup:` code in pack.yaml runs before every lesson of the pack)"), "setup"
+    return (_("the pack's setup ({where}) raised {name}: {message}").format(
+        where=where, name=err.get("name"), message=err.get("message")) + " " + _(ADVICE_SETUP),
+        "setup")
 
+
+JUDGED = {"correct": N_("the reference answer is judged correct: {why}"),
+          "partial": N_("the reference answer is judged partial: {why}"),
+          "incorrect": N_("the reference answer is judged incorrect: {why}"),
+          "invalid": N_("the reference answer is judged invalid: {why}")}
 
 VERDICT_CHARS, VERDICT_LINES = 1_000, 12  # of the live value a verdict quotes
 MESSAGE_CHARS = 300  # of a verdict's message and of each of its details
@@ -319,17 +349,20 @@ def match_problem(prompt: Prompt, live: dict[str, Any] | None) -> str | None:
     if prompt.match is None or live is None:
         return None
     if live.get("type") != "exception":
-        return (f"`match: {prompt.match}` expects an exception, and the code raised none "
-                "(kind exception: did the code change?)")
+        return _("`match: {pattern}` expects an exception, and the code raised none "
+                 "(kind exception: did the code change?)").format(pattern=prompt.match)
     message = str(live.get("message", ""))
     try:
         found = re.search(prompt.match, message)
     except re.error as exc:
-        return f"`match: {prompt.match}` is not a valid regular expression: {exc}"
+        return _("`match: {pattern}` is not a valid regular expression: {why}").format(
+            pattern=prompt.match, why=exc)
     if found is None:
-        return (f"the code raised {live.get('name')} with another message: "
-                f"{short(message, 300)!r} does not match `match: {prompt.match}` (is it still "
-                "the error the lesson is about? fix the code, or the pattern)")
+        return _("the code raised {name} with another message: {message} does not match "
+                 "`match: {pattern}` (is it still the error the lesson is about? fix the "
+                 "code, or the pattern)").format(name=live.get("name"),
+                                                 message=repr(short(message, 300)),
+                                                 pattern=prompt.match)
     return None
 
 
@@ -345,9 +378,10 @@ def match_note(prompt: Prompt, live: dict[str, Any]) -> str | None:
         return None
     if found is not None:
         pinned = found.group(0).strip() or message
-        return f"This is the error the question is about: its message says “{short(pinned, 200)}”."
-    return ("Note: your torch raised this error with another message than the one this "
-            "question was written for, so the explanation may be about a different error.")
+        return _("This is the error the question is about: its message says “{part}”.").format(
+            part=short(pinned, 200))
+    return _("Note: your torch raised this error with another message than the one this "
+             "question was written for, so the explanation may be about a different error.")
 
 
 # ---------------------------------------------------------------------- check
@@ -443,8 +477,8 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
             verdict="error",
             answer=None,
             expected=expected,
-            message="no reference answer: add `answer:` (or run `tutor record "
-            f"{lesson.file}` to fill it from the live value)",
+            message=_("no reference answer: add `answer:` (or run `tutor record {file}` to fill "
+                      "it from the live value)").format(file=lesson.file),
         )
     verdict = judge(prompt.spec, prompt.answer, live)
     if verdict.status is not Status.CORRECT:
@@ -454,7 +488,7 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
             verdict=verdict.status.value,
             answer=prompt.answer,
             expected=expected,
-            message=f"the reference answer is judged {verdict.status.value}: {verdict.message}",
+            message=_(JUDGED[verdict.status.value]).format(why=verdict.message),
         )
     for wrong in prompt.wrong:
         if judge(prompt.spec, wrong, live).status is Status.CORRECT:
@@ -464,8 +498,8 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
                 verdict="correct",
                 answer=prompt.answer,
                 expected=expected,
-                message=f"the wrong answer {wrong!r} listed "
-                "under `wrong:` is judged correct: the lesson can be passed by it",
+                message=_("the wrong answer {wrong} listed under `wrong:` is judged correct: "
+                          "the lesson can be passed by it").format(wrong=repr(wrong)),
             )
     return PromptCheck(
         **base,
@@ -483,7 +517,7 @@ def skipped_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt,
     return PromptCheck(lesson=lesson.id, file=str(lesson.file), step=outcome.step.index,
                        prompt=prompt.index, line=prompt.pos.line, passed=True,
                        verdict="skipped", answer=prompt.answer, expected=None,
-                       message=f"skipped: {why}", ask=prompt.ask)
+                       message=_("skipped: {why}").format(why=why), ask=prompt.ask)
 
 
 def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) -> LessonCheck:
@@ -507,13 +541,13 @@ def check_lesson(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None
         for p in check.prompts:
             p.variant = each.variant
             if not p.passed:
-                p.message = f"with {values}: {p.message}"
+                p.message = _("with {values}: ").format(values=values) + p.message
         out.prompts += check.prompts
         if check.status in ("skipped", "error") and out.status == "passed":
             out.status, out.line = check.status, check.line
             out.failure_kind = check.failure_kind
-            out.reason = check.reason if check.status == "skipped" else f"with {values}: " \
-                f"{check.reason}"
+            out.reason = check.reason if check.status == "skipped" else _(
+                "with {values}: ").format(values=values) + check.reason
         if check.status == "skipped":
             break  # (an unmet requirement is the same for every variant)
     if out.status == "passed" and not all(p.passed for p in out.prompts):
@@ -530,8 +564,8 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
     try:
         info = kernel.wait_ready()
     except KernelError as exc:
-        return LessonCheck(lesson.id, str(lesson.file), "error", f"kernel: {exc}",
-                           failure_kind=exc.kind)
+        return LessonCheck(lesson.id, str(lesson.file), "error",
+                           _("kernel: {why}").format(why=exc), failure_kind=exc.kind)
     why = unmet_requirement(lesson, info) or unmet_variant(lesson, info)
     if why:
         return LessonCheck(lesson.id, str(lesson.file), "skipped", why)
@@ -544,9 +578,8 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                     result.status = "error"
                     result.failure_kind = outcome.failure_kind if outcome.failure else None
                     err = outcome.error or {}
-                    result.reason = shorten(outcome.failure or (
-                        f"step {step.index + 1} raised {err.get('name')}: {err.get('message')}"
-                    ))
+                    result.reason = shorten(outcome.failure or _raised(
+                        step.index, err.get("name"), err.get("message")))
                     result.line = step.pos.line
                     break
                 checks = []
@@ -556,14 +589,16 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                                   else check_prompt(lesson, outcome, p))
                 for c in checks:
                     if raised and not c.passed:  # (a NameError of what that step defines)
-                        c.message = (f"not checkable: {raised}, so this step ran without what "
-                                     f"that step defines; fix it first (here: {c.message})")
+                        c.message = _("not checkable: {raised}, so this step ran without what "
+                                      "that step defines; fix it first (here: {why})").format(
+                            raised=raised, why=c.message)
                 result.prompts += checks
                 if outcome.unexpected_error and raised is None:
                     err = outcome.error or {}
-                    raised = f"step {step.index + 1} raised {err.get('name')}"
+                    raised = _("step {step} raised {name}").format(step=step.index + 1,
+                                                                   name=err.get("name"))
     except KernelError as exc:
-        result.status, result.reason = "error", shorten(f"kernel: {exc}")
+        result.status, result.reason = "error", shorten(_("kernel: {why}").format(why=exc))
         result.failure_kind = exc.kind
     if result.status == "passed" and not all(p.passed for p in result.prompts):
         result.status = "failed"

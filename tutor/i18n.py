@@ -1,7 +1,8 @@
 """The one translation layer: gettext catalogs (`.po`), read at run time.
 
-Every learner-facing string of the app, `tutor play`, `review`, `progress` and the judge's
-messages goes through `_` (or `ngettext` where a count decides the form), written as a
+Every learner-facing string of the app, `tutor play`, `review`, `progress`, the judge's
+messages and the tools (`check`, `lint`, `new`, `record`, `dev`, every `--help`: see
+docs/translating.md) goes through `_` (or `ngettext` where a count decides the form), written as a
 literal so that `scripts/i18n_extract.py` and the tests can find it.  A string needed
 before the language is known (a class attribute, a module constant) is marked with `N_`
 and translated where it is shown, with `_(CONSTANT)`.  Values go in with
@@ -177,6 +178,17 @@ def _(message: str) -> str:
     if _current == ENGLISH:
         return message
     return catalog(_current).singular.get(message, message)
+
+
+def use_in_argparse() -> None:
+    """Route argparse's own words (`usage:`, `options`, `error: the following arguments
+    are required: ...`) through this layer: argparse calls the module-level `_` and
+    `ngettext` it took from gettext, which are replaced by this layer's (their msgids are
+    listed in scripts/i18n_catalog.py, `ARGPARSE`).  Called by `tutor.cli.main`."""
+    import argparse
+
+    setattr(argparse, "_", _)  # noqa: B010 (argparse reads the module globals)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
 
 
 def N_(message: str) -> str:

@@ -160,6 +160,32 @@ def test_the_catalogs_placeholders_match_their_msgids() -> None:
                 assert set(names.findall(text)) == set(names.findall(source)), e.msgid
 
 
+def test_argparses_placeholders_match_and_no_help_text_holds_a_stray_percent() -> None:
+    # argparse fills its own words with `%` (`%(prog)s`, `%s`) and expands every help
+    # text with `%` too: a translation that adds or drops one breaks `tutor --help`
+    percent = re.compile(r"%(?:\([a-z_]+\))?[sdr%]|%")
+    for e in parse_po(i18n.po_path("ko").read_text(encoding="utf-8")):
+        for text in (e.forms if e.plural is not None else [e.msgstr]):
+            if e.msgid:
+                assert sorted(percent.findall(text)) == sorted(percent.findall(e.msgid)), \
+                    e.msgid
+
+
+def test_argparse_speaks_through_the_layer() -> None:
+    import argparse
+
+    i18n.use_in_argparse()
+    i18n.set_language("ko")  # (before the parser: its titles and -h are set when built)
+    try:
+        parser = argparse.ArgumentParser(prog="tutor")
+        parser.add_argument("id")
+        assert parser.format_usage() == "사용법: tutor [-h] id\n"
+        assert "\n옵션:\n  -h, --help  이 도움말을 보여 주고 끝냅니다" in parser.format_help()
+    finally:
+        i18n.set_language("en")
+    assert parser.format_usage() == "usage: tutor [-h] id\n"
+
+
 def test_a_marker_given_an_f_string_is_refused(tmp_path: Path) -> None:
     tool = catalog_tool()
     (tmp_path / "bad.py").write_text('x = 3\n_(f"{x} steps")\n', encoding="utf-8")
@@ -230,6 +256,69 @@ def prose_outside_the_layer(path: Path) -> list[str]:
 def test_no_learner_facing_string_escapes_the_translation_layer() -> None:
     found = [line for path in SCANNED if str(path.relative_to(ROOT)) not in ALLOWED
              for line in prose_outside_the_layer(path)]
+    assert found == []
+
+
+# the author's and the command line's words: check, lint, new, record, dev, the engine's
+# and the kernel's messages, the progress store's notices, every command's --help
+TOOLS = [ROOT / "tutor" / "cli.py", ROOT / "tutor" / "engine.py",
+         ROOT / "tutor" / "progress" / "store.py",
+         *(ROOT / "tutor" / "commands" / f"{m}.py" for m in (
+             "check", "lint", "new", "record", "dev", "common", "listing", "show", "reset",
+             "schema")),
+         *(ROOT / "tutor" / "authoring" / f"{m}.py" for m in (
+             "lint", "lint_rules", "lint_vary", "record", "record_plan", "record_vary",
+             "repeat", "scaffold", "schema")),
+         *(ROOT / "tutor" / "kernel" / f"{m}.py" for m in ("run", "errors", "manager", "modes")),
+         ROOT / "tutor" / "lesson" / "translation.py"]
+# not prose a person reads in tutor's language: SQL, environment variables, the program's
+# name before a message, lists of columns, regular expressions, type names for cast()
+TOOL_DATA = re.compile(
+    r"^\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|PRAGMA|BEGIN|FROM|WHERE|ORDER BY)\b"
+    r"|^[A-Z_]+$|^tutor [a-z]+(?: --[a-z]+)?: $|^[a-z_]+(?:, [a-z_]+)+$|^dict\[")
+TOOL_STRINGS = {
+    # words of a lesson file: what `tutor new` writes (an English lesson to fill in)
+    ("tutor/authoring/scaffold.py", None),
+    # lesson text an English author writes (`e.g. "to two decimal places"`)
+    ("tutor/authoring/lint_rules.py", "the nearest whole number"),
+    ("tutor/authoring/lint_rules.py", " decimal place"),
+    ("tutor/authoring/lint_rules.py", "zero one two three four five six seven eight nine ten"),
+    ("tutor/authoring/record.py", "Null"),  # YAML's word
+    # the JSON Schema's own data (ids and titles an editor shows)
+    ("tutor/authoring/schema.py", "https://tutor.invalid/schema/lesson-v1.json"),
+    ("tutor/authoring/schema.py", "tutor lesson (format v1)"),
+    ("tutor/authoring/schema.py", "https://tutor.invalid/schema/pack-v1.json"),
+    ("tutor/authoring/schema.py", "tutor pack manifest (pack.yaml, format v1)"),
+    ("tutor/cli.py", " (distribution pytorch-tutor)"),  # --version's text
+    ("tutor/engine.py", "<pack setup>"),  # a file name in tracebacks
+    ("tutor/engine.py", " \\((if |the `setup:`)[^()]*(\\([^()]*\\)[^()]*)*\\)$"),
+    ("tutor/engine.py", " cannot run before step "),  # a programming error (ValueError)
+    # the kernel's wire protocol going wrong: quoted inside a translated sentence
+    ("tutor/kernel/run.py", "a message with id "),
+    ("tutor/kernel/run.py", " arrived while request "),
+    ("tutor/kernel/run.py", " was waiting"),
+    ("tutor/kernel/modes.py", "Windows"), ("tutor/kernel/modes.py", "Cygwin"),
+    ("tutor/kernel/modes.py", "Linux"),  # names
+    ("tutor/progress/store.py", "disk is full"),  # matched in SQLite's message
+    ("tutor/progress/store.py", "mode=ro"),
+    ("tutor/progress/store.py", "reviews row "),  # a row's key, then a translated problem
+    # programming errors (ValueError)
+    ("tutor/progress/store.py", "not a counted verdict: "),
+    ("tutor/progress/store.py", "confidence must be one of "),
+    ("tutor/progress/store.py", "not an ISO 8601 time: "),
+}
+
+
+def test_no_message_of_the_tools_escapes_the_translation_layer() -> None:
+    found = []
+    for path in TOOLS:
+        name = str(path.relative_to(ROOT))
+        if (name, None) in TOOL_STRINGS:
+            continue
+        for line in prose_outside_the_layer(path):
+            text = ast.literal_eval(line.split(": ", 1)[1])
+            if not TOOL_DATA.search(text) and (name, text) not in TOOL_STRINGS:
+                found.append(line)
     assert found == []
 
 

@@ -70,6 +70,7 @@ from tutor.authoring.lint_rules import (
 )
 from tutor.authoring.lint_vary import check_vary
 from tutor.authoring.schema import stale_modeline
+from tutor.i18n import _
 from tutor.lesson import format as fmt
 from tutor.lesson.catalog import load_catalog
 from tutor.lesson.files import PACK_FILE, lesson_files, manifests
@@ -145,7 +146,7 @@ def _translation_problems(
         try:
             data = translation.read(path)
         except ValueError as exc:
-            out.append(Problem(name, 1, 1, "", f"this translation {exc}"))
+            out.append(Problem(name, 1, 1, "", _("this translation {why}").format(why=exc)))
             continue
         text = path.read_text(encoding="utf-8")
         for key, message in problems(data, lang):
@@ -175,8 +176,9 @@ def orphan_translations(root: Path) -> list[Problem]:
             lang = Path(path.stem).suffix[1:]
             lesson = path.with_name(path.stem.rsplit(".", 1)[0] + path.suffix)
             if not lesson.is_file():
-                out.append(Problem(display_name(path), 1, 1, "", f"a translation into {lang} "
-                                   f"of {lesson.name}, which is not here (renamed or removed?)"))
+                out.append(Problem(display_name(path), 1, 1, "", _(
+                    "a translation into {lang} of {file}, which is not here (renamed or "
+                    "removed?)").format(lang=lang, file=lesson.name)))
     return out
 
 
@@ -221,13 +223,18 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
             continue
         if lesson_id not in ids:
             close = difflib.get_close_matches(lesson_id, sorted(ids), n=1)
-            hint = (f" (did you mean {close[0]!r}?)" if close and not broken else
-                    f": fix the id, or remove it from `lessons:` (or fix the pack's "
-                    f"{len(broken)} lesson file(s) that do not load)" if broken else
-                    ": fix the id, or remove it from `lessons:`")
+            if close and not broken:
+                message = _("{id} names no lesson in this pack (did you mean {close}?)")
+            elif broken:
+                message = _("{id} names no lesson in this pack: fix the id, or remove it from "
+                            "`lessons:` (or fix the pack's {n} lesson file(s) that do not load)")
+            else:
+                message = _("{id} names no lesson in this pack: fix the id, or remove it from "
+                            "`lessons:`")
             line, col = v.at(f"lessons[{i}]")
-            out.append(Problem(name, line, col, f"lessons[{i}]",
-                               f"{lesson_id!r} names no lesson in this pack{hint}", WARNING))
+            out.append(Problem(name, line, col, f"lessons[{i}]", message.format(
+                id=repr(lesson_id), close=repr(close[0]) if close else "", n=len(broken)),
+                WARNING))
     return out
 
 
@@ -243,8 +250,9 @@ def _pack_translation_problems(manifest: Path) -> list[Problem]:
 
 def _id_problem(f: LintedFile, other: str) -> Problem:
     assert f.lesson is not None
-    return _problem(f, "id", f"duplicate lesson id {f.lesson.id!r}: already used by {other}; "
-                    "ids must be unique across all packs (rename one, e.g. with a pack prefix)")
+    return _problem(f, "id", _("duplicate lesson id {id}: already used by {other}; ids must be "
+                               "unique across all packs (rename one, e.g. with a pack "
+                               "prefix)").format(id=repr(f.lesson.id), other=other))
 
 
 def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
@@ -261,7 +269,7 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
     found_manifests: list[Path] = []
     for root in paths:
         if not root.exists():
-            report.problems.append(Problem(str(root), 1, 1, "", "no such file or directory"))
+            report.problems.append(Problem(str(root), 1, 1, "", _("no such file or directory")))
             continue
         if root.is_file() and root.name == PACK_FILE:
             found_manifests.append(root)

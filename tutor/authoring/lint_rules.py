@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tutor.authoring.schema import stale_modeline
+from tutor.i18n import _
 from tutor.lesson import format as fmt
 from tutor.lesson.files import not_a_lesson
 from tutor.lesson.loader import (
@@ -99,22 +100,24 @@ def check_answers(f: LintedFile) -> list[Problem]:
         if prompt.answer is not None:
             why = parse_error(spec, prompt.answer)
             if why:
-                out.append(_problem(f, f"{base}.answer", f"the judge cannot read "
-                                    f"{prompt.answer!r} as a {kind} answer: {_why(why)} "
-                                    f"Fix it, or let `tutor record {f.file}` write it from the "
-                                    "live value."))
+                out.append(_problem(f, f"{base}.answer", _(
+                    "the judge cannot read {answer} as a {kind} answer: {why} Fix it, or let "
+                    "`tutor record {file}` write it from the live value.").format(
+                        answer=repr(prompt.answer), kind=kind, why=_why(why), file=f.file)))
         for i, wrong in enumerate(prompt.wrong):
             why = parse_error(spec, wrong)
             if why:
-                out.append(_problem(f, f"{base}.wrong[{i}]", f"the judge cannot read {wrong!r} "
-                                    f"as a {kind} answer: {_why(why)} A wrong answer must be "
-                                    "one a learner could type, or it proves nothing."))
-        for key, _ in prompt.feedback:
+                out.append(_problem(f, f"{base}.wrong[{i}]", _(
+                    "the judge cannot read {answer} as a {kind} answer: {why} A wrong answer "
+                    "must be one a learner could type, or it proves nothing.").format(
+                        answer=repr(wrong), kind=kind, why=_why(why))))
+        for key, _text in prompt.feedback:
             why = parse_error(spec, key)
             if why:
-                out.append(_problem(f, f"{base}.feedback.{key}", f"the judge cannot read the "
-                                    f"feedback key {key!r} as a {kind} answer: {_why(why)} "
-                                    "As written it can never match what a learner types."))
+                out.append(_problem(f, f"{base}.feedback.{key}", _(
+                    "the judge cannot read the feedback key {key} as a {kind} answer: {why} "
+                    "As written it can never match what a learner types.").format(
+                        key=repr(key), kind=kind, why=_why(why))))
     return out
 
 
@@ -130,12 +133,14 @@ def check_foreseen(f: LintedFile) -> list[Problem]:
             continue
         for key, typed, digits in rounds_onto(prompt.spec, prompt.answer, prompt.ask):
             out.append(_problem(
-                f, f"{_prompt_path(step, prompt)}.ask", f"the answer {prompt.answer!r} "
-                f"written as {typed!r}, at the precision this question asks, is taken for "
-                f"the foreseen mistake {key!r} (under `wrong:` or `feedback:`): a learner "
-                f"who rounds the right answer is marked wrong. Say in the question the "
-                f"precision that tells them apart ({digits}, e.g. \"to "
-                f"{_spelled(digits)}\").", WARNING))
+                f, f"{_prompt_path(step, prompt)}.ask", _(
+                    "the answer {answer} written as {typed}, at the precision this question "
+                    "asks, is taken for the foreseen mistake {key} (under `wrong:` or "
+                    "`feedback:`): a learner who rounds the right answer is marked wrong. Say "
+                    "in the question the precision that tells them apart ({digits}, e.g. "
+                    "\"to {spelled}\").").format(
+                    answer=repr(prompt.answer), typed=repr(typed), key=repr(key),
+                    digits=digits, spelled=_spelled(digits)), WARNING))
     return out
 
 
@@ -161,14 +166,14 @@ def check_missing(f: LintedFile) -> list[Problem]:
         base = _prompt_path(step, prompt)
         if prompt.answer is None:
             out.append(_problem(f, f"{base}.answer" if prompt.answer_pos else base,
-                                f"no reference answer yet: run `tutor record {f.file}` to write "
-                                "it from the live value", WARNING))
+                                _("no reference answer yet: run `tutor record {file}` to write "
+                                  "it from the live value").format(file=f.file), WARNING))
         if not prompt.hint:
-            out.append(_problem(f, base, "no `hint:`: add a nudge the learner can ask for "
-                                "before answering", WARNING))
+            out.append(_problem(f, base, _("no `hint:`: add a nudge the learner can ask for "
+                                           "before answering"), WARNING))
         if not prompt.explain and not step.explain:
-            out.append(_problem(f, base, "no `explain:` (here or on the step): add the mental "
-                                "model shown after the verdict", WARNING))
+            out.append(_problem(f, base, _("no `explain:` (here or on the step): add the "
+                                           "mental model shown after the verdict"), WARNING))
     return out
 
 
@@ -215,18 +220,19 @@ def check_unreachable(f: LintedFile) -> list[Problem]:
         line, after = found
         if after is not None:
             problem = _problem(
-                f, f"steps[{step.index}].code", f"the code after its line {line} never runs: "
-                f"line {line} always raises or exits; remove it or guard line {line}", WARNING)
+                f, f"steps[{step.index}].code", _(
+                    "the code after its line {line} never runs: line {line} always raises or "
+                    "exits; remove it or guard line {line}").format(line=line), WARNING)
             out.append(_at_code_line(f, problem, after))
         if any(p.kind == "exception" and p.expect is None for p in step.prompts):
             continue
         for prompt in step.prompts:
             out.append(_problem(
-                f, _prompt_path(step, prompt),
-                f"unreachable: this step's code always stops at its line {line} (a top-level "
-                "raise or exit) and no prompt asks about that exception, so this prompt can "
-                "never be judged; add a `kind: exception` prompt without `expect`, or guard "
-                f"line {line}"))
+                f, _prompt_path(step, prompt), _(
+                    "unreachable: this step's code always stops at its line {line} (a "
+                    "top-level raise or exit) and no prompt asks about that exception, so this "
+                    "prompt can never be judged; add a `kind: exception` prompt without "
+                    "`expect`, or guard line {line}").format(line=line)))
     return out
 
 
@@ -281,9 +287,10 @@ def check_powers(f: LintedFile) -> list[Problem]:
             start = max(0, m.start() - 12)
             shown = bare[start:m.end() + 12].strip()
             out.append(_problem(
-                f, path, f"'{shown}' writes a power with `**` outside backticks: the screen "
-                "reads the stars as bold and shows the digits run together. Put the "
-                "expression in backticks (`2**16`) or write 2^16.", WARNING))
+                f, path, _("'{text}' writes a power with `**` outside backticks: the screen "
+                           "reads the stars as bold and shows the digits run together. Put "
+                           "the expression in backticks (`2**16`) or write 2^16.").format(
+                    text=shown), WARNING))
     return out
 
 

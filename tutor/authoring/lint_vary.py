@@ -24,6 +24,7 @@ from tutor.authoring.lint_rules import (
     check_foreseen,
     check_show,
 )
+from tutor.i18n import _
 from tutor.lesson.validate import Problem
 from tutor.lesson.vary import NAME, PLACEHOLDER, describe, names_in, texts, with_variant
 
@@ -37,16 +38,17 @@ def check_vary(f: LintedFile) -> list[Problem]:
     used: set[str] = set()
     for text in texts(template):
         used |= names_in(text)  # (the loader has read every placeholder)
-    declared = [name for name, _ in template.variants[0]]
+    declared = [name for name, _value in template.variants[0]]
     for name in declared:
         if name not in used:
             where = "vary" if f"vary.{name}" not in f.validation.positions else f"vary.{name}"
-            out.append(_problem(f, where, f"{name!r} is declared under `vary:` but no "
-                                f"`{{{{...}}}}` uses it: write {{{{{name}}}}} in the code or a "
-                                "prompt, or remove it", ERROR))
+            out.append(_problem(f, where, _(
+                "{quoted} is declared under `vary:` but no `{{{{...}}}}` uses it: write "
+                "{{{{{name}}}}} in the code or a prompt, or remove it").format(
+                    quoted=repr(name), name=name), ERROR))
     if len(template.variants) == 1:
-        out.append(_problem(f, "vary", "only one variant: a retry shows the same values; give "
-                            "a name two or more values", WARNING))
+        out.append(_problem(f, "vary", _("only one variant: a retry shows the same values; "
+                                         "give a name two or more values"), WARNING))
     reported = {p.path for p in f.problems if p.severity == ERROR}
     reported |= {p.path for rule in (check_answers, check_show, check_foreseen) for p in rule(f)}
     for variant in template.variants[1:]:
@@ -55,7 +57,8 @@ def check_vary(f: LintedFile) -> list[Problem]:
             for p in rule(other):
                 if p.path not in reported:
                     reported.add(p.path)
-                    out.append(replace(p, message=f"with {describe(variant)}: {p.message}"))
+                    out.append(replace(p, message=_("with {values}: ").format(
+                        values=describe(variant)) + p.message))
     return out
 
 
@@ -72,6 +75,7 @@ def _undeclared(f: LintedFile) -> list[Problem]:
                 if match:
                     out.append(_problem(
                         f, f"steps[{step.index}].predict[{p.index}].{key}",
-                        f"{match.group(0)} is shown as written: this lesson declares no "
-                        "`vary:` (add one to fill it in, see docs/lesson-format.md)", WARNING))
+                        _("{text} is shown as written: this lesson declares no `vary:` (add "
+                          "one to fill it in, see docs/lesson-format.md)").format(
+                            text=match.group(0)), WARNING))
     return out

@@ -25,6 +25,7 @@ import yaml
 
 from tutor.authoring.record_plan import Change, RecordResult, plan
 from tutor.authoring.record_vary import plan_variants
+from tutor.i18n import _
 from tutor.lesson.loader import LessonError, compose, display_name, load_lesson, read_text
 from tutor.lesson.validate import Problem
 
@@ -55,9 +56,11 @@ def _prompt_node(root: yaml.Node, step: int, prompt: int) -> yaml.MappingNode:
         assert predict is not None
         node = predict[1].value[prompt]
     except (AssertionError, IndexError, AttributeError, TypeError):
-        raise EditError(f"steps[{step}].predict[{prompt}] not found in the file") from None
+        raise EditError(_("{path} not found in the file").format(
+            path=f"steps[{step}].predict[{prompt}]")) from None
     if not isinstance(node, yaml.MappingNode):
-        raise EditError(f"steps[{step}].predict[{prompt}] is not a mapping")
+        raise EditError(_("{path} is not a mapping").format(
+            path=f"steps[{step}].predict[{prompt}]"))
     return node
 
 
@@ -140,7 +143,7 @@ def apply_changes(text: str, changes: list[Change], *, safe: bool = False) -> st
             new = render(ch.new, style=style, flow=flow, indent=key_col + 2, safe=safe,
                          block=style in ("|", ">"))
             if not isinstance(value, yaml.ScalarNode):
-                raise EditError(f"{ch.path} is not a scalar")
+                raise EditError(_("{path} is not a scalar").format(path=ch.path))
             if start == end:  # `answer:` with nothing after it
                 colon = text.index(":", at(key.end_mark))
                 new = " " + new.removesuffix("\n")
@@ -196,7 +199,8 @@ def _verify(path: Path, text: str, changes: list[Change]) -> str | None:
     for ch in changes:
         got = lesson.steps[ch.step].prompts[ch.prompt].answer
         if got != ch.new:
-            return f"{ch.path} reads back as {got!r}, not {ch.new!r}"
+            return _("{path} reads back as {got}, not {new}").format(path=ch.path, got=repr(got),
+                                                                     new=repr(ch.new))
     return None
 
 
@@ -213,7 +217,8 @@ def write_answers(path: Path, changes: list[Change]) -> None:
         new = apply_changes(text, changes, safe=True)
         why = _verify(path, new, changes)
         if why is not None:
-            raise EditError(f"the edited file would not read back correctly: {why}")
+            raise EditError(_("the edited file would not read back correctly: {why}").format(
+                why=why))
     if crlf:
         new = new.replace("\n", "\r\n")
     tmp = path.with_name(f".{path.name}.record-new")
@@ -223,10 +228,10 @@ def write_answers(path: Path, changes: list[Change]) -> None:
 
 def _refused(name: str, change: Change) -> Problem:
     return Problem(name, change.line, change.col, change.path,
-                   f"the answer {_quoted(change.old)} is judged wrong: the live value is "
-                   f"{_quoted(change.new)}. The mistake may be in the code rather than the "
-                   f"answer: check the code, then `tutor record --fix {name}` writes the "
-                   "live value")
+                   _("the answer {old} is judged wrong: the live value is {new}. The mistake "
+                     "may be in the code rather than the answer: check the code, then `tutor "
+                     "record --fix {file}` writes the live value").format(
+                       old=_quoted(change.old), new=_quoted(change.new), file=name))
 
 
 def _quoted(text: str | None) -> str:
@@ -256,7 +261,8 @@ def record_file(kernel: Any, path: Path, *, check: bool = False, force: bool = F
     try:
         write_answers(path, result.changes)
     except (EditError, OSError, yaml.YAMLError) as exc:
-        result.problems.append(Problem(name, 1, 1, "", f"answers not written: {exc}"))
+        result.problems.append(Problem(name, 1, 1, "", _("answers not written: {why}").format(
+            why=exc)))
         return result
     result.written = True
     return result

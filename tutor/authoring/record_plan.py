@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutor.i18n import _
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Prompt, Step
 from tutor.lesson.validate import Problem
@@ -76,14 +77,16 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
                 problem = outcome.lesson_problem(prompt)
                 if problem:
                     result.problems.append(Problem(name, *where, _path(step, prompt),
-                                                   f"cannot record: {problem}"))
+                                                   _("cannot record: {why}").format(
+                                                       why=problem)))
                     continue
                 live = outcome.live(prompt)
                 assert live is not None
                 pinned = match_problem(prompt, live)
                 if pinned:
                     result.problems.append(Problem(name, *where, _path(step, prompt),
-                                                   f"cannot record: {pinned}"))
+                                                   _("cannot record: {why}").format(
+                                                       why=pinned)))
                     continue
                 right = prompt.answer is not None and judge(
                     prompt.spec, prompt.answer, live).status is Status.CORRECT
@@ -94,10 +97,10 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
                 except ValueError:
                     result.problems.append(Problem(
                         name, *where, _path(step, prompt),
-                        f"cannot record: the live value {_short(live, prompt.kind)} has no "
-                        f"{prompt.kind} answer a learner could type (too large, truncated or "
-                        "not of this kind): ask about something smaller (a shape, a slice, "
-                        "a sum) or write `answer:` by hand"))
+                        _("cannot record: the live value {live} has no {kind} answer a learner "
+                          "could type (too large, truncated or not of this kind): ask about "
+                          "something smaller (a shape, a slice, a sum) or write `answer:` by "
+                          "hand").format(live=_short(live, prompt.kind), kind=prompt.kind)))
                     continue
                 if judge(prompt.spec, new, live).status is not Status.CORRECT:
                     # the canonical text rounds; a tight `tolerance:` may need every digit
@@ -108,16 +111,17 @@ def plan(kernel: Any, lesson: Lesson, *, force: bool = False,
                     elif prompt.kind == "choice":
                         result.problems.append(Problem(
                             name, *where, _path(step, prompt),
-                            f"cannot record: the live value {_short(live, prompt.kind)} is not "
-                            f"one of the choices ({', '.join(prompt.choices)}): fix `expect` "
-                            "or add it to `choices`"))
+                            _("cannot record: the live value {live} is not one of the choices "
+                              "({choices}): fix `expect` or add it to `choices`").format(
+                                live=_short(live, prompt.kind),
+                                choices=", ".join(prompt.choices))))
                         continue
                     else:
                         result.problems.append(Problem(
                             name, *where, _path(step, prompt),
-                            f"cannot record: {new} (the live value written as a learner would) "
-                            "is not judged correct with this prompt's `tolerance:`: widen the "
-                            "tolerance or write `answer:` by hand"))
+                            _("cannot record: {new} (the live value written as a learner "
+                              "would) is not judged correct with this prompt's `tolerance:`: "
+                              "widen the tolerance or write `answer:` by hand").format(new=new)))
                         continue
                 if new == prompt.answer:
                     continue

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from tutor.authoring.record_plan import Change, RecordResult, plan
+from tutor.i18n import _
 from tutor.lesson.model import Lesson, Prompt
 from tutor.lesson.validate import Problem
 from tutor.lesson.vary import PLACEHOLDER, describe, variants_of
@@ -48,7 +49,8 @@ def plan_variants(kernel: Any, lesson: Lesson, *, force: bool = False,
             if problem.path not in seen:
                 seen.add(problem.path)
                 result.problems.append(replace(
-                    problem, message=f"with {describe(each.variant)}: {problem.message}"))
+                    problem, message=_("with {values}: ").format(
+                        values=describe(each.variant)) + problem.message))
     proposed: dict[Key, list[Change | None]] = {}
     for n, run in enumerate(runs):
         for ch in run.changes:
@@ -81,12 +83,13 @@ def _decide(prompt: Prompt, changes: list[Change | None], lessons: list[Lesson])
     pairs = list(zip(lessons, changes, strict=True))
     lives = "; ".join(f"{describe(each.variant)}: {c.new}" for each, c in pairs if c is not None)
     if all(c is not None for c in changes):
-        return (f"cannot record: the live value differs between variants ({lives}): write "
-                "`answer:` as a rule that gives each, e.g. \"{{3 / x}}\" (see "
-                "docs/lesson-format.md, Variants)")
+        return _("cannot record: the live value differs between variants ({lives}): write "
+                 "`answer:` as a rule that gives each, e.g. \"{{{{3 / x}}}}\" (see "
+                 "docs/lesson-format.md, Variants)").format(lives=lives)
     right = [describe(each.variant) for each, c in pairs if c is None]
-    return (f"the answer {prompt.answer!r} is judged right with {' and '.join(right)}, but not "
-            f"with {lives} (the live value there): fix the rule")
+    return _("the answer {answer} is judged right with {right}, but not with {lives} (the live "
+             "value there): fix the rule").format(answer=repr(prompt.answer),
+                                                  right=_(" and ").join(right), lives=lives)
 
 
 def _problem(file: str, change: Change, path: str, message: str) -> Problem:

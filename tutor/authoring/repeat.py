@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from tutor.engine import LessonCheck, PromptCheck, check_lesson
+from tutor.i18n import _
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 
@@ -46,9 +47,9 @@ def merge_runs(runs: list[LessonCheck]) -> LessonCheck:
             lesson=check.lesson, file=check.file, step=check.step, prompt=check.prompt,
             line=check.line, passed=False, verdict="nondeterministic", answer=check.answer,
             expected=check.expected, ask=check.ask, live=check.live,
-            message=f"the live value changes between runs: run 1 gave {shown[0]}, run "
-            f"{changed + 1} gave {shown[changed]}; seed the randomness (`seed:`) or ask about "
-            "something stable"))
+            message=_("the live value changes between runs: run 1 gave {first}, run {n} gave "
+                      "{other}; seed the randomness (`seed:`) or ask about something "
+                      "stable").format(first=shown[0], n=changed + 1, other=shown[changed])))
     out = LessonCheck(first.lesson, first.file, "passed", prompts=merged,
                       seconds=sum(r.seconds for r in runs), line=first.line)
     if not all(p.passed for p in merged):
@@ -58,5 +59,5 @@ def merge_runs(runs: list[LessonCheck]) -> LessonCheck:
 
 def check_repeated(kernel: Any, lesson: Any, repeat: int, *,
                    timeout: float | None = None) -> LessonCheck:
-    runs = [check_lesson(kernel, lesson, timeout=timeout) for _ in range(max(1, repeat))]
+    runs = [check_lesson(kernel, lesson, timeout=timeout) for _run in range(max(1, repeat))]
     return merge_runs(runs)

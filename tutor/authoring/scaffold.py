@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from tutor.authoring.schema import modeline, write_schema_copies
+from tutor.i18n import _
 from tutor.lesson.catalog import PACK_FILE
 from tutor.lesson.format import ID_HINT, LESSON_ID
 
@@ -54,13 +55,14 @@ def new_lesson(lesson_id: str, pack: Path) -> tuple[Path, Path | None, list[Path
     """Write the skeleton for `lesson_id` into `pack`; returns (lesson file, new pack.yaml,
     schema copies written for editors)."""
     if not re.fullmatch(LESSON_ID, lesson_id):
-        raise ScaffoldError(f"{lesson_id!r} is not a valid lesson id: {ID_HINT}")
+        raise ScaffoldError(_("{id} is not a valid lesson id: {hint}").format(
+            id=repr(lesson_id), hint=_(ID_HINT)))
     if pack.exists() and not pack.is_dir():
-        raise ScaffoldError(f"{pack} is not a directory")
+        raise ScaffoldError(_("{path} is not a directory").format(path=pack))
     target = pack / (lesson_id.rsplit("/", 1)[-1] + ".yaml")
     if target.exists():
-        raise ScaffoldError(f"{target} already exists: not overwriting it "
-                            "(choose another id, or delete the file first)")
+        raise ScaffoldError(_("{path} already exists: not overwriting it (choose another id, "
+                              "or delete the file first)").format(path=target))
     pack.mkdir(parents=True, exist_ok=True)
     topic = lesson_id.split("/", 1)[0] if "/" in lesson_id else "pytorch"
     text = SKELETON.format(modeline=modeline(target, pack), file=target.name, id=lesson_id,

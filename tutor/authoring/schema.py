@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tutor.i18n import _
 from tutor.lesson import format as fmt
 from tutor.lesson.spec import to_json_schema
 
@@ -113,15 +114,17 @@ def stale_modeline(file: Path, first_line: str) -> str | None:
         text = path.read_text(encoding="utf-8")
     except OSError:
         option = "--pack " if "pack" in Path(target).name else ""
-        return (f"the modeline's schema {target} does not exist: write it there with "
-                f"`tutor schema {option}--output {os.path.normpath(path)}`, or delete "
-                "the file's first line")
+        return _("the modeline's schema {target} does not exist: write it there with "
+                 "`tutor schema {option}--output {path}`, or delete the file's first "
+                 "line").format(target=target, option=option, path=os.path.normpath(path))
     if path.resolve() in (PACKAGED, PACKAGED_PACK):
         return None
     for pack in (False, True):
         if text == schema_text(pack):
             return None
-    which = "pack" if "pack" in path.name else "lesson"
-    return (f"the schema copy {target} is out of date (tutor's {which} format changed): "
-            f"refresh it with `tutor schema {'--pack ' if which == 'pack' else ''}"
-            f"--output {path}`")
+    if "pack" in path.name:
+        return _("the schema copy {target} is out of date (tutor's pack format changed): "
+                 "refresh it with `tutor schema --pack --output {path}`").format(target=target,
+                                                                                 path=path)
+    return _("the schema copy {target} is out of date (tutor's lesson format changed): "
+             "refresh it with `tutor schema --output {path}`").format(target=target, path=path)

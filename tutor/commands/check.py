@@ -22,9 +22,10 @@ from tutor.commands.common import (
     seconds,
 )
 from tutor.engine import LessonCheck, PromptCheck, check_lesson, kernel_broke
+from tutor.i18n import ENGLISH, N_, _, cell, ngettext, set_language
+from tutor.i18n import width as cell_width
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson.vary import describe
-from tutor.markup import plural
 from tutor.safetext import json_dumps
 
 MAX_JOBS = 256
@@ -37,36 +38,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="lesson files, directories or lesson ids: only these run; other packs still count for "
-        "duplicate ids (default: every lesson: bundled, --path, TUTOR_PATH, installed)",
+        help=_("lesson files, directories or lesson ids: only these run; other packs still count "
+               "for duplicate ids (default: every lesson: bundled, --path, TUTOR_PATH, "
+               "installed)"),
     )
     add_path_option(parser)
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print a JSON report on stdout (progress goes to stderr)",
+        help=_("print a JSON report on stdout (progress goes to stderr); its messages are "
+               "in English whatever the language"),
     )
     parser.add_argument(
         "-j",
         "--jobs",
-        type=count(1, MAX_JOBS, "number of jobs"),
+        type=count(1, MAX_JOBS, N_("number of jobs")),
         default=os.cpu_count() or 1,
         metavar="N",
-        help="lessons run in parallel (default: number of CPUs)",
+        help=_("lessons run in parallel (default: number of CPUs)"),
     )
     parser.add_argument(
         "--timeout",
         type=seconds,
         default=None,
         metavar="SECONDS",
-        help="time allowed per step (default: the lesson's, else 10)",
+        help=_("time allowed per step (default: the lesson's, else 10)"),
     )
     parser.add_argument(
         "--repeat",
-        type=count(1, MAX_REPEAT, "number of runs"),
+        type=count(1, MAX_REPEAT, N_("number of runs")),
         default=1,
         metavar="N",
-        help="run each lesson N times and flag prompts whose live value changes between runs",
+        help=_("run each lesson N times and flag prompts whose live value changes between "
+               "runs"),
     )
 
 
@@ -110,22 +114,27 @@ class _Gate:
                 self._cond.notify_all()
 
 
+LABELS = {"passed": N_("ok"), "failed": N_("FAILED"), "skipped": N_("skipped"),
+          "error": N_("ERROR")}
+
+
 def _line(check: LessonCheck) -> str:
     n = len(check.prompts)
-    label = {"passed": "ok", "failed": "FAILED", "skipped": "skipped", "error": "ERROR"}
-    text = f"{check.lesson} {'.' * max(2, 40 - len(check.lesson))} {label[check.status]}"
+    text = f"{check.lesson} {'.' * max(2, 40 - len(check.lesson))} {_(LABELS[check.status])}"
     if check.status == "skipped":
         return f"{text} ({check.reason})"
     bad = sum(not p.passed for p in check.prompts)
-    detail = f"{n - bad}/{n} prompts" if bad else plural(n, "prompt")
+    detail = _("{good}/{n} prompts").format(good=n - bad, n=n) if bad else \
+        ngettext("{n} prompt", "{n} prompts", n).format(n=n)
     skipped = sum(p.verdict == "skipped" for p in check.prompts)
     if skipped:
-        detail += f", {skipped} skipped (their `requires:`)"
+        detail += _(", {n} skipped (their `requires:`)").format(n=skipped)
     if check.variants > 1:
-        detail += f" in {check.variants} variants"
+        detail += _(" in {n} variants").format(n=check.variants)
     if check.skipped_variants:
-        detail += f"; {plural(len(check.skipped_variants), 'variant')} skipped: " + \
-            "; ".join(check.skipped_variants)
+        detail += ngettext("; {n} variant skipped: {which}", "; {n} variants skipped: {which}",
+                           len(check.skipped_variants)).format(
+            n=len(check.skipped_variants), which="; ".join(check.skipped_variants))
     return f"{text} ({detail}, {check.seconds:.2f} s)"
 
 
@@ -133,30 +142,30 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
     bad = [c for c in checks if c.status in ("failed", "error")]
     if not bad:
         return
-    print("\nFailures:", file=out)
+    print("\n" + _("Failures:"), file=out)
     for check in bad:
         if check.status == "error" and check.reason:
             print(f"\n{check.file}:{check.line}: {check.lesson}: {check.reason}", file=out)
         for p, variants in _distinct_failures(check):
             message = p.message
             if len(variants) > 1:  # the same failure in several variants: printed once
-                values = "every variant" if len(variants) == check.variants else \
-                    f"{len(variants)} variants"
-                message = f"in {values} ({'; '.join(variants)}): {_bare(p)}"
-            print(
-                f"\n{p.file}:{p.line}: {p.lesson} step {p.step + 1} prompt {p.prompt + 1}: "
-                f"{p.ask}",
-                file=out,
-            )
-            print(f"  answer: {p.answer if p.answer is not None else '(none)'}", file=out)
+                values = _("in every variant") if len(variants) == check.variants else \
+                    _("in {n} variants").format(n=len(variants))
+                message = f"{values} ({'; '.join(variants)}): {_bare(p)}"
+            where = _("{lesson} step {step} prompt {prompt}: {ask}").format(
+                lesson=p.lesson, step=p.step + 1, prompt=p.prompt + 1, ask=p.ask)
+            print(f"\n{p.file}:{p.line}: {where}", file=out)
+            answer = p.answer if p.answer is not None else _("(none)")
+            width = max(map(cell_width, (_("answer:"), _("live:")))) + 1
+            print("  " + cell(_("answer:"), width) + str(answer), file=out)
             if p.expected is not None:
-                print(f"  live:   {p.expected}", file=out)
+                print("  " + cell(_("live:"), width) + str(p.expected), file=out)
             print(f"  {message}", file=out)
 
 
 def _bare(p: PromptCheck) -> str:
     """A failure's message without the variant it names (`with x = 2: ...`)."""
-    prefix = f"with {describe(p.variant)}: " if p.variant else ""
+    prefix = _("with {values}: ").format(values=describe(p.variant)) if p.variant else ""
     return p.message[len(prefix):] if prefix and p.message.startswith(prefix) else p.message
 
 
@@ -173,34 +182,38 @@ def _distinct_failures(check: LessonCheck) -> list[tuple[PromptCheck, list[str]]
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.json:  # a report for programs: its messages stay English (docs/translating.md)
+        set_language(ENGLISH)
     started = time.monotonic()
     kernel = Kernel(pool_size=min(max(2, args.jobs), 4), batch=True)
     kernel.start()  # torch loads while the lessons are read
     catalog = catalog_for(args.paths, args.path)
     progress = sys.stderr if args.json else sys.stdout
     if not catalog.lessons and not catalog.errors:  # nothing checked is not a pass
-        where = ", ".join(map(str, [*args.paths, *args.path])) or "the bundled lessons"
-        print(f"tutor check: no lesson files found in {where} (a lesson file is a .yaml or "
-              ".yml file with at least two of the top-level keys id, title, topic, steps; "
-              "build/, dist/, hidden directories and virtual environments are not searched)",
+        where = ", ".join(map(str, [*args.paths, *args.path])) or _("the bundled lessons")
+        print("tutor check: " + _("no lesson files found in {where} (a lesson file is a .yaml "
+                                  "or .yml file with at least two of the top-level keys id, "
+                                  "title, topic, steps; build/, dist/, hidden directories and "
+                                  "virtual environments are not searched)").format(where=where),
               file=sys.stderr)
         kernel.shutdown()
         return 1
     try:
         info = kernel.wait_ready()
     except KernelError as exc:
-        print(f"tutor check: the kernel could not start: {exc}", file=sys.stderr)
+        print("tutor check: " + _("the kernel could not start: {why}").format(why=exc),
+              file=sys.stderr)
         kernel.shutdown()
         return 2
-    print(
-        f"tutor check: {len(catalog.lessons)} lessons, torch {info.get('torch_full')}, "
-        f"python {info.get('python')}, {max(1, args.jobs)} at a time",
-        file=progress,
-    )
+    print("tutor check: " + _("{n} lessons, torch {torch}, python {python}, {jobs} at a "
+                              "time").format(n=len(catalog.lessons), torch=info.get("torch_full"),
+                                             python=info.get("python"), jobs=max(1, args.jobs)),
+          file=progress)
     print(f"kernel: {kernel.describe_mode()}; {kernel.describe_cuda()}", file=progress)
     if info.get("numpy_error"):  # (torch built against NumPy 1, NumPy 2 installed)
-        print(f"numpy: {info['numpy_error']}: lessons that use NumPy are skipped (a torch "
-              "older than 2.3 needs numpy<2)", file=progress)
+        print(f"numpy: {info['numpy_error']}: " + _("lessons that use NumPy are skipped (a "
+                                                     "torch older than 2.3 needs numpy<2)"),
+              file=progress)
     if any(lesson.requires.cuda for lesson in catalog.lessons):
         kernel.prepare_cuda()  # CUDA starts in its worker while the other lessons run
     print_problems(catalog.errors, file=progress)
@@ -286,10 +299,9 @@ def run(args: argparse.Namespace) -> int:
         print(json_dumps(report, indent=2))
     else:
         _failures(checks, sys.stdout)
-        print(
-            f"\nlessons: {counts['passed']} passed, {counts['failed']} failed, "
-            f"{counts['skipped']} skipped, {counts['error']} errors; "
-            f"prompts: {sum(p.passed for p in prompts)} of {len(prompts)} passed "
-            f"in {elapsed:.1f} s"
-        )
+        print("\n" + _("lessons: {passed} passed, {failed} failed, {skipped} skipped, "
+                       "{errors} errors; prompts: {good} of {n} passed in {seconds} s").format(
+            passed=counts["passed"], failed=counts["failed"], skipped=counts["skipped"],
+            errors=counts["error"], good=sum(p.passed for p in prompts), n=len(prompts),
+            seconds=f"{elapsed:.1f}"))
     return 0 if ok else 1

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from tutor.i18n import _
 from tutor.lesson import Catalog, LessonError, load_catalog
 from tutor.lesson.catalog import select
 
@@ -25,14 +26,16 @@ def seconds(text: str) -> float:
         value = math.nan
     if not (math.isfinite(value) and MIN_TIMEOUT <= value <= MAX_TIMEOUT):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a usable number of seconds: give one from {MIN_TIMEOUT:g} to "
-            f"{MAX_TIMEOUT:g}, e.g. 30")
+            _("{text} is not a usable number of seconds: give one from {low} to {high}, "
+              "e.g. 30").format(text=repr(text), low=f"{MIN_TIMEOUT:g}",
+                                high=f"{MAX_TIMEOUT:g}"))
     return value
 
 
 def count(low: int, high: int, what: str) -> Callable[[str], int]:
     """argparse type of a whole-number option (`-j`, `--repeat`, `--step`, `--width`):
-    an integer from `low` to `high`, else an error that says so."""
+    an integer from `low` to `high`, else an error that says so.  `what` is marked with
+    `N_` by the caller and translated here."""
 
     def parse(text: str) -> int:
         try:
@@ -41,7 +44,8 @@ def count(low: int, high: int, what: str) -> Callable[[str], int]:
             value = low - 1
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is not a usable {what}: give a whole number from {low} to {high}")
+                _("{text} is not a usable {what}: give a whole number from {low} to "
+                  "{high}").format(text=repr(text), what=_(what), low=low, high=high))
         return value
 
     parse.__name__ = what  # argparse names the type in some messages
@@ -55,8 +59,8 @@ def add_path_option(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=[],
         metavar="DIR",
-        help="also load lessons from DIR (a lesson file, or a directory searched at any "
-        "depth); repeatable. TUTOR_PATH (separated by ':') adds more.",
+        help=_("also load lessons from DIR (a lesson file, or a directory searched at any "
+               "depth); repeatable. TUTOR_PATH (separated by ':') adds more."),
     )
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from tutor.commands.common import add_path_option, catalog_for, print_problems, print_warnings
-from tutor.i18n import pack_title
+from tutor.i18n import _, pack_title
 from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_option(parser)
-    parser.add_argument("--json", action="store_true", help="print a JSON list of lessons")
+    parser.add_argument("--json", action="store_true", help=_("print a JSON list of lessons"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
             if pack is not current:
                 current = pack
                 print(f"\n{pack_title(pack.title, pack.lang)}  ({pack.source}: {pack.directory})")
-            print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, level {lesson.level}]")
-        print(f"\n{len(catalog.lessons)} lessons in {len(catalog.packs)} packs")
+            level = _("level {n}").format(n=lesson.level)
+            print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, {level}]")
+        print("\n" + _("{lessons} lessons in {packs} packs").format(
+            lessons=len(catalog.lessons), packs=len(catalog.packs)))
     print_problems(catalog.errors)
     print_warnings(catalog)
     return 1 if catalog.errors else 0

@@ -12,27 +12,28 @@ from pathlib import Path
 
 from tutor.authoring.record import RecordResult, record_file
 from tutor.commands.common import count, seconds
+from tutor.i18n import N_, _
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson.files import lesson_files, not_a_lesson
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
-                        help="lesson files or directories")
+                        help=_("lesson files or directories"))
     parser.add_argument("--check", action="store_true",
-                        help="only report answers that differ from the live value (drift) or "
-                        "are missing; write nothing; exit 1 if any")
+                        help=_("only report answers that differ from the live value (drift) or "
+                          "are missing; write nothing; exit 1 if any"))
     parser.add_argument("--force", action="store_true",
-                        help="rewrite every answer in the canonical notation, even those "
-                        "already judged correct")
+                        help=_("rewrite every answer in the canonical notation, even those "
+                          "already judged correct"))
     parser.add_argument("--fix", action="store_true",
-                        help="also replace answers that are judged wrong (without it they "
-                        "are reported as problems: the mistake may be in the code)")
-    parser.add_argument("-j", "--jobs", type=count(1, 256, "number of jobs"),
+                        help=_("also replace answers that are judged wrong (without it they "
+                          "are reported as problems: the mistake may be in the code)"))
+    parser.add_argument("-j", "--jobs", type=count(1, 256, N_("number of jobs")),
                         default=os.cpu_count() or 1, metavar="N",
-                        help="lessons run in parallel (default: number of CPUs)")
+                        help=_("lessons run in parallel (default: number of CPUs)"))
     parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
-                        help="time allowed per step (default: the lesson's, else 10)")
+                        help=_("time allowed per step (default: the lesson's, else 10)"))
 
 
 def _show(text: str | None) -> str:
@@ -41,21 +42,23 @@ def _show(text: str | None) -> str:
 
 def _report(result: RecordResult, check: bool) -> None:
     if result.skipped:
-        print(f"{result.file}: skipped: {result.skipped}")
+        print(f"{result.file}: " + _("skipped: {why}").format(why=result.skipped))
     for p in result.problems:
         print(p)
     for ch in result.changes:
         where = f"{result.file}:{ch.line}:{ch.col}: {ch.path}:"
         if check:
             if ch.old is None:
-                print(f"{where} missing: the live value is {_show(ch.new)} "
-                      f"(`tutor record {result.file}` writes it)")
+                print(f"{where} " + _("missing: the live value is {new} (`tutor record {file}` "
+                                      "writes it)").format(new=_show(ch.new), file=result.file))
             else:
-                print(f"{where} drift: {_show(ch.old)} is not judged correct; the live value "
-                      f"is {_show(ch.new)} (`tutor record {result.file}` writes it)")
+                print(f"{where} " + _("drift: {old} is not judged correct; the live value is "
+                                      "{new} (`tutor record {file}` writes it)").format(
+                    old=_show(ch.old), new=_show(ch.new), file=result.file))
         elif result.written:
-            was = "was missing" if ch.old is None else f"was {_show(ch.old)}" + (
-                ", judged wrong" if ch.failing else "")
+            was = _("was missing") if ch.old is None else (
+                _("was {old}, judged wrong") if ch.failing else _("was {old}")).format(
+                old=_show(ch.old))
             print(f"{where} {_show(ch.new)}  ({was})")
 
 
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     files: list[Path] = []
     for root in args.paths:
         if not root.exists():
-            print(f"{root}: no such file or directory", file=sys.stderr)
+            print(f"{root}: " + _("no such file or directory"), file=sys.stderr)
             return 2
         why = not_a_lesson(root) if root.is_file() else None
         if why:
@@ -75,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         kernel.wait_ready()
     except KernelError as exc:
-        print(f"tutor record: the kernel could not start: {exc}", file=sys.stderr)
+        print("tutor record: " + _("the kernel could not start: {why}").format(why=exc),
+              file=sys.stderr)
         kernel.shutdown()
         return 2
 
@@ -95,10 +99,14 @@ def run(args: argparse.Namespace) -> int:
     problems = sum(len(r.problems) for r in results)
     prompts = sum(r.prompts for r in results)
     if args.check:
-        print(f"tutor record --check: {len(results)} files, {prompts} prompts, "
-              f"{changes} to record, {problems} problems", file=sys.stderr)
+        print("tutor record --check: " + _("{files} files, {prompts} prompts, {changes} to "
+                                           "record, {problems} problems").format(
+            files=len(results), prompts=prompts, changes=changes, problems=problems),
+            file=sys.stderr)
         return 1 if changes or problems else 0
     written = sum(r.written for r in results)
-    print(f"tutor record: {changes} answers written in {written} of {len(results)} files, "
-          f"{problems} problems", file=sys.stderr)
+    print("tutor record: " + _("{changes} answers written in {written} of {files} files, "
+                               "{problems} problems").format(
+        changes=changes, written=written, files=len(results), problems=problems),
+        file=sys.stderr)
     return 1 if problems else 0

@@ -8,15 +8,16 @@ import sys
 from pathlib import Path
 
 from tutor.authoring.schema import PACKAGED, PACKAGED_PACK, schema_text
+from tutor.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pack", action="store_true",
-                        help="the schema of pack.yaml manifests instead of lesson files")
+                        help=_("the schema of pack.yaml manifests instead of lesson files"))
     parser.add_argument("--output", "-o", type=Path, metavar="FILE",
-                        help="write the schema to FILE instead of printing it")
+                        help=_("write the schema to FILE instead of printing it"))
     parser.add_argument("--path", action="store_true", dest="show_path",
-                        help="print where the packaged copy is (for an editor's $schema)")
+                        help=_("print where the packaged copy is (for an editor's $schema)"))
 
 
 def run(args: argparse.Namespace) -> int:

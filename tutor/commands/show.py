@@ -15,6 +15,7 @@ import sys
 
 from tutor.commands.common import add_path_option, count, seconds
 from tutor.engine import LessonRun, unmet_requirement
+from tutor.i18n import N_, _
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.pictures import KINDS, parse_show, render, usage
@@ -22,22 +23,24 @@ from tutor.safetext import json_dumps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("lesson", metavar="LESSON", help="a lesson id or a lesson file")
+    parser.add_argument("lesson", metavar="LESSON", help=_("a lesson id or a lesson file"))
     parser.add_argument("what", choices=KINDS, metavar="PICTURE",
-                        help="graph EXPR (autograd graph of a tensor), storage [EXPR] (which "
-                        "names share memory), tree EXPR (what a module registered)")
+                        help=_("graph EXPR (autograd graph of a tensor), storage [EXPR] (which "
+                          "names share memory), tree EXPR (what a module registered)"))
     parser.add_argument("expr", nargs="*", metavar="EXPR",
-                        help="a Python expression in the lesson's namespace (quote it if it "
-                        "has spaces or shell characters)")
-    parser.add_argument("--step", type=count(1, 10_000, "step number"), default=None, metavar="N",
-                        help="run steps 1..N before drawing (default: all of them)")
+                        help=_("a Python expression in the lesson's namespace (quote it if it "
+                          "has spaces or shell characters)"))
+    parser.add_argument("--step", type=count(1, 10_000, N_("step number")), default=None,
+                        metavar="N",
+                        help=_("run steps 1..N before drawing (default: all of them)"))
     add_path_option(parser)
-    parser.add_argument("--width", type=count(1, 1000, "width"), default=None, metavar="COLUMNS",
-                        help="fit the picture to COLUMNS (default: the terminal's, else 80)")
+    parser.add_argument("--width", type=count(1, 1000, N_("width")), default=None,
+                        metavar="COLUMNS",
+                        help=_("fit the picture to COLUMNS (default: the terminal's, else 80)"))
     parser.add_argument("--json", action="store_true",
-                        help="print the kernel's plain data instead of the picture")
+                        help=_("print the kernel's plain data instead of the picture"))
     parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
-                        help="time allowed per step (default: the lesson's, else 10)")
+                        help=_("time allowed per step (default: the lesson's, else 10)"))
 
 
 def _width(requested: int | None) -> int:
@@ -52,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = parse_show(" ".join([args.what, *args.expr]))
     except ValueError as exc:
-        print(f"tutor show: {exc} (pictures: {usage()})", file=sys.stderr)
+        print("tutor show: " + _("{why} (pictures: {usage})").format(why=exc, usage=usage()),
+              file=sys.stderr)
         return 2
     try:
         lesson = find_lesson(args.lesson, args.path)
@@ -62,15 +66,17 @@ def run(args: argparse.Namespace) -> int:
     count = len(lesson.steps)
     upto = count - 1 if args.step is None else args.step - 1
     if not 0 <= upto < count:
-        print(f"tutor show: {lesson.id} has steps 1 to {count}; there is no step {args.step}",
-              file=sys.stderr)
+        print("tutor show: " + _("{id} has steps 1 to {count}; there is no step {step}").format(
+            id=lesson.id, count=count, step=args.step), file=sys.stderr)
         return 2
     kernel = Kernel()
     kernel.start()
     try:
         why = unmet_requirement(lesson, kernel.wait_ready())
         if why:
-            print(f"tutor show: {lesson.id} cannot run here: it {why}", file=sys.stderr)
+            print("tutor show: " + _("{id} cannot run here: it {why}").format(id=lesson.id,
+                                                                             why=why),
+                  file=sys.stderr)
             return 2
         with LessonRun(kernel, lesson, timeout=args.timeout) as lesson_run:
             for step in lesson.steps[: upto + 1]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED
+from tutor.kernel.words import N_, _
 
 if TYPE_CHECKING:
     from tutor.kernel.wire import FailureKind
@@ -68,18 +69,21 @@ def describe_exit(code: int | None, sig: int | None) -> str:
             name = signal.Signals(sig).name
         except ValueError:
             name = f"signal {sig}"
-        meaning = {
-            "SIGSEGV": "a segmentation fault",
-            "SIGABRT": "an abort",
-            "SIGKILL": "it was killed: by a timeout, another process or lack of memory",
-            "SIGXCPU": "it used more CPU time than a lesson run may",
-            "SIGBUS": "a bus error",
-            "SIGFPE": "a floating-point exception",
-        }.get(name, "a signal")
-        return f"crashed with {name} ({meaning})"
+        meaning = _(SIGNALS.get(name, N_("a signal")))
+        return _("crashed with {signal} ({meaning})").format(signal=name, meaning=meaning)
     if code is not None:
-        return f"exited with code {code}"
-    return "ended"
+        return _("exited with code {code}").format(code=code)
+    return _("ended")
+
+
+SIGNALS = {
+    "SIGSEGV": N_("a segmentation fault"),
+    "SIGABRT": N_("an abort"),
+    "SIGKILL": N_("it was killed: by a timeout, another process or lack of memory"),
+    "SIGXCPU": N_("it used more CPU time than a lesson run may"),
+    "SIGBUS": N_("a bus error"),
+    "SIGFPE": N_("a floating-point exception"),
+}
 
 
 def kill_tree(pid: int) -> None:
@@ -100,17 +104,16 @@ class ExitInfo:
 
     def __str__(self) -> str:
         if self.reason:
-            return f"was stopped: {self.reason}"
+            return _("was stopped: {why}").format(why=self.reason)
         if self.code in RUN_EXITS:  # (codes a run's kernel code exits with: guard.py)
-            return RUN_EXITS[self.code]
+            return _(RUN_EXITS[self.code]).format(code=self.code)
         return describe_exit(self.code, self.signal)
 
 
 RUN_EXITS = {
-    EXIT_CHANNEL_LOST: "lost its channel to the tutor: the lesson's code closed or replaced "
-                       "the kernel's file descriptors (os.closerange, os.dup2 over them), so "
-                       "it could not reply",
-    EXIT_KERNEL_FAILED: f"exited with code {EXIT_KERNEL_FAILED}: the kernel's own code failed "
-                        "in it (did the lesson's code replace or close something the kernel "
-                        "uses?)",
+    EXIT_CHANNEL_LOST: N_("lost its channel to the tutor: the lesson's code closed or replaced "
+                          "the kernel's file descriptors (os.closerange, os.dup2 over them), "
+                          "so it could not reply"),
+    EXIT_KERNEL_FAILED: N_("exited with code {code}: the kernel's own code failed in it (did the "
+                           "lesson's code replace or close something the kernel uses?)"),
 }

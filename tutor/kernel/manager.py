@@ -28,6 +28,7 @@ from tutor.kernel.errors import ExitInfo, KernelDead, KernelError, describe_exit
 from tutor.kernel.fork import ForkProvisioner
 from tutor.kernel.restarter import RESTART_LIMIT, RestartPolicy
 from tutor.kernel.spawn import CPU, CUDA, POOL_SIZE, Spawner, SpawnProvisioner
+from tutor.kernel.words import _, ngettext
 
 if TYPE_CHECKING:
     import subprocess
@@ -74,7 +75,7 @@ class KernelManager:
         try:
             self._mode = modes.choose(mode)
         except modes.ModeError as exc:
-            self._mode = modes.Mode(modes.SPAWN, "not chosen")
+            self._mode = modes.Mode(modes.SPAWN, _("not chosen"))
             self._fatal = str(exc)
         # the zygote, in fork mode (kept after a switch to spawn mode: `proc`)
         self.fork = ForkProvisioner(self, self._lock) if self.mode == modes.FORK else None
@@ -138,12 +139,15 @@ class KernelManager:
         info = self.info
         if not info.get("cuda"):
             why = f" ({info['cuda_error']})" if info.get("cuda_error") else ""
-            return f"CUDA: not available{why}; lessons that need it are skipped"
+            return _("CUDA: not available{why}; lessons that need it are skipped").format(
+                why=why)
         count = int(info.get("cuda_devices") or 1)
         names = ", ".join(info.get("cuda_names") or ())
-        fake = " (simulated)" if info.get("cuda_fake") else ""
-        return (f"CUDA: {count} device{'s' if count != 1 else ''}{fake}"
-                + (f" ({names})" if names else "") + "; its lessons run in their own processes")
+        devices = ngettext("{n} device", "{n} devices", count).format(n=count) + (
+            _(" (simulated)") if info.get("cuda_fake") else "") + (
+            f" ({names})" if names else "")
+        return _("CUDA: {devices}; its lessons run in their own processes").format(
+            devices=devices)
 
     @property
     def failure(self) -> str:
@@ -179,11 +183,12 @@ class KernelManager:
         if self.status in ("new", "restarting"):
             self.start()  # (a kernel that died is restarted when it is next needed)
         if not self._ready.wait(timeout):
-            raise KernelDead(f"the kernel did not start within {timeout:.0f} s")
+            raise KernelDead(_("the kernel did not start within {seconds} s").format(
+                seconds=f"{timeout:.0f}"))
         if self.status == "dead":
-            raise KernelDead(self._failure or "the kernel is dead")
+            raise KernelDead(self._failure or _("the kernel is dead"))
         if self.status == "closed":
-            raise KernelDead("the kernel was shut down")
+            raise KernelDead(_("the kernel was shut down"))
         return self.info
 
     def restart(self) -> None:
@@ -271,10 +276,11 @@ class KernelManager:
             if fatal:
                 self._fatal = fatal
             if given_up is not None:
-                self._failure = f"the kernel process {given_up}, so it was killed and restarted"
+                self._failure = _("the kernel process {why}, so it was killed and "
+                                  "restarted").format(why=given_up)
             else:
                 why = describe_exit(code if code >= 0 else None, -code if code < 0 else None)
-                self._failure = fatal or f"the kernel process {why}" + (
+                self._failure = fatal or _("the kernel process {why}").format(why=why) + (
                     f":\n{tail}" if tail else "")
             if self.status == "closed":
                 return
@@ -312,14 +318,14 @@ class KernelManager:
                 and self.provisioner.poll() is not None:
             self.start()
         if self.status == "dead":
-            raise KernelDead(self._failure or "the kernel is dead")
+            raise KernelDead(self._failure or _("the kernel is dead"))
         self.wait_ready(timeout)
         if cuda:
             if not self.info.get("cuda"):
-                raise KernelError("this lesson needs a CUDA device, and this kernel has none",
-                                  "not_started")
+                raise KernelError(_("this lesson needs a CUDA device, and this kernel has "
+                                    "none"), "not_started")
             return self.spawner.session(CUDA, seed, limits or {}, timeout)
-        for _ in range(SPAWN_TRIES):
+        for _try in range(SPAWN_TRIES):
             run = self.provisioner.new_run(seed, limits or {}, timeout)
             if run is not None:
                 return run
@@ -329,7 +335,7 @@ class KernelManager:
             if self.status not in ("restarting", "new"):
                 break
             self.wait_ready(timeout)
-        raise KernelDead(self._failure or "the kernel did not answer")
+        raise KernelDead(self._failure or _("the kernel did not answer"))
 
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""

@@ -16,6 +16,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from tutor.kernel.words import _
+
 MODE_ENV = "TUTOR_KERNEL"
 FORK, SPAWN, AUTO = "fork", "spawn", "auto"
 
@@ -33,9 +35,11 @@ class Mode:
     forced: bool = False  # asked for, by TUTOR_KERNEL or the caller
 
     def describe(self) -> str:
-        how = {FORK: "a zygote with torch loaded forks each lesson run",
-               SPAWN: "a pool of processes with torch loaded, one per lesson run"}[self.name]
-        return f"{self.name} mode ({self.reason}): {how}"
+        if self.name == FORK:
+            return _("fork mode ({why}): a zygote with torch loaded forks each lesson "
+                     "run").format(why=self.reason)
+        return _("spawn mode ({why}): a pool of processes with torch loaded, one per lesson "
+                 "run").format(why=self.reason)
 
 
 def platform_name(platform: str | None = None) -> str:
@@ -48,24 +52,25 @@ def choose(requested: str | None = None, *, platform: str | None = None,
     """The mode to start in.  `requested` (else TUTOR_KERNEL): fork, spawn or auto."""
     platform = platform or sys.platform
     can_fork = hasattr(os, "fork") if can_fork is None else can_fork
-    source = "the caller"
+    source = _("the caller")
     if requested is None or requested == AUTO:
         env = os.environ.get(MODE_ENV, "").strip().lower()
         if env and env != AUTO:
             requested, source = env, f"{MODE_ENV}={env}"
     if requested not in (None, AUTO, FORK, SPAWN):
-        raise ModeError(f"{source}: unknown kernel mode {requested!r}; use fork, spawn or auto")
+        raise ModeError(f"{source}: " + _("unknown kernel mode {mode}; use fork, spawn or "
+                                          "auto").format(mode=repr(requested)))
     if requested == SPAWN:
-        return Mode(SPAWN, f"forced by {source}", forced=True)
+        return Mode(SPAWN, _("forced by {source}").format(source=source), forced=True)
     if requested == FORK:
         if not can_fork:
-            raise ModeError(f"{source}: {platform_name(platform)} has no fork(); "
-                            "use spawn or auto")
-        return Mode(FORK, f"forced by {source}", forced=True)
+            raise ModeError(f"{source}: " + _("{platform} has no fork(); use spawn or "
+                                              "auto").format(platform=platform_name(platform)))
+        return Mode(FORK, _("forced by {source}").format(source=source), forced=True)
     if not platform.startswith("linux"):
-        why = ("has no fork()" if not can_fork
-               else "cannot safely fork a process that imported torch")
-        return Mode(SPAWN, f"{platform_name(platform)} {why}")
+        why = (_("{platform} has no fork()") if not can_fork
+               else _("{platform} cannot safely fork a process that imported torch"))
+        return Mode(SPAWN, why.format(platform=platform_name(platform)))
     return Mode(FORK, "Linux")
 
 
@@ -77,8 +82,9 @@ def after_start(mode: Mode, threads: int | None) -> Mode | str:
     """
     if mode.name != FORK or not threads or threads <= 1:
         return mode
-    why = (f"the kernel process has {threads} threads after importing torch, "
-           "so forking it is unsafe")
+    why = _("the kernel process has {n} threads after importing torch, so forking it is "
+            "unsafe").format(n=threads)
     if mode.forced:
-        return f"{why}; unset {MODE_ENV} (or set it to spawn) to use spawn mode"
+        return why + _("; unset {name} (or set it to spawn) to use spawn mode").format(
+            name=MODE_ENV)
     return Mode(SPAWN, why)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, overload
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
 from tutor.kernel.errors import ExitInfo, KernelError, SessionDied, StepTimeout, kill_tree
 from tutor.kernel.replies import BadReply, check_session_reply
+from tutor.kernel.words import N_, _, ngettext
 
 if TYPE_CHECKING:
     from tutor.kernel.wire import (
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 INTERRUPT_GRACE = 1.0
 IMPORT_ALLOWANCE = 60.0  # seconds of module loading per request not counted as its time
-KERNEL_DIED = "ended because the kernel died"  # (words of a SessionDied of kind kernel_died)
+KERNEL_DIED = N_("ended because the kernel died")  # (words of a SessionDied of kind kernel_died)
 
 
 class RunHost(Protocol):
@@ -99,7 +100,7 @@ class Session:
         """Send one request and wait for its reply, enforcing `timeout` (seconds)."""
         with self._lock:
             if not self.alive:
-                raise SessionDied("this lesson run has already ended")
+                raise SessionDied(_("this lesson run has already ended"))
             req_id = next(self._ids)
             self._inflight = req_id
             request = {"id": req_id, "op": op, **fields}
@@ -124,20 +125,21 @@ class Session:
             if not reply.get("ok"):
                 error = cast("dict[str, Any]", reply).get("error")
                 raise KernelError(error if isinstance(error, str) and error
-                                  else "the kernel reported an error")
+                                  else _("the kernel reported an error"))
             return reply
 
     def _failed(self, exc: ChannelClosed | BadReply) -> SessionDied:
         """The run's channel closed, or it sent something that is not a reply: stop it."""
         if isinstance(exc, BadReply):
-            self._killed_why = (f"the lesson's process sent a malformed reply ({exc}), "
-                                "so it was stopped")
+            self._killed_why = _("the lesson's process sent a malformed reply ({why}), so it "
+                                 "was stopped").format(why=exc)
             self.kill()
         elif isinstance(exc, ChannelGarbled):  # alive, but wrote nonsense
-            self._killed_why = f"the lesson's process {exc}, so it was stopped"
+            self._killed_why = _("the lesson's process {why}, so it was stopped").format(why=exc)
             self.kill()
         why, kind = self._death()
-        return SessionDied(self._killed_why or f"the lesson's process {why}", self.exit,
+        return SessionDied(self._killed_why or _("the lesson's process {why}").format(why=why),
+                           self.exit,
                            "crashed" if self._killed_why else kind)
 
     def _await(self, request: dict[str, Any], timeout: float | None) -> SessionReply:
@@ -153,14 +155,17 @@ class Session:
             self.kill()
             self.alive = False
             if self._done == request["id"]:
-                raise StepTimeout(
-                    f"the code finished, but its result never arrived within {timeout:g} s "
+                raise StepTimeout(_(
+                    "the code finished, but its result never arrived within {seconds} s "
                     "(did the lesson's code change how the kernel replies, e.g. its socket "
-                    "or `sys.modules`?), so its process was stopped") from None
-            raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and "
-                              f"ignored the interrupt, so its process was killed{left}") from None
-        raise StepTimeout(f"the code ran longer than {timeout:g} s{self._plus()} and was "
-                          f"interrupted{left}")
+                    "or `sys.modules`?), so its process was stopped").format(
+                        seconds=f"{timeout:g}")) from None
+            raise StepTimeout(_("the code ran longer than {seconds} s{loading} and ignored the "
+                                "interrupt, so its process was killed{left}").format(
+                seconds=f"{timeout:g}", loading=self._plus(), left=left)) from None
+        raise StepTimeout(_("the code ran longer than {seconds} s{loading} and was "
+                            "interrupted{left}").format(seconds=f"{timeout:g}",
+                                                        loading=self._plus(), left=left))
 
     def _children_note(self) -> str:
         """For a timeout's message: the processes the run had started that were still
@@ -174,17 +179,20 @@ class Session:
         if not live:
             return ""
         n = len(live)
-        return (f"; {n} process{'es' if n != 1 else ''} it started {'were' if n != 1 else 'was'} "
-                "still running (a worker or rank that never finished, or a join() or a "
-                "queue's get() waiting for ever?)")
+        return ngettext("; {n} process it started was still running (a worker or rank that "
+                        "never finished, or a join() or a queue's get() waiting for ever?)",
+                        "; {n} processes it started were still running (a worker or rank that "
+                        "never finished, or a join() or a queue's get() waiting for ever?)",
+                        n).format(n=n)
 
     def _plus(self) -> str:
         """The module loading not counted in a timeout, for its message."""
         if self._loading_since is not None:
-            return (f" (not counting {IMPORT_ALLOWANCE:g} s of loading modules, the most a "
-                    "request may take: it was still loading one)")
+            return _(" (not counting {seconds} s of loading modules, the most a request may "
+                     "take: it was still loading one)").format(seconds=f"{IMPORT_ALLOWANCE:g}")
         if self._imported >= 0.05:
-            return f" (not counting {self._imported:.1f} s of loading modules)"
+            return _(" (not counting {seconds} s of loading modules)").format(
+                seconds=f"{self._imported:.1f}")
         return ""
 
     def _recv(self, request: dict[str, Any], timeout: float | None) -> SessionReply:
@@ -238,7 +246,7 @@ class Session:
             try:
                 code = self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
-                return "stopped answering", "crashed"
+                return _("stopped answering"), "crashed"
             info = ExitInfo(code if code >= 0 else None, -code if code < 0 else None,
                             at=self._exited_at())
         else:
@@ -246,11 +254,11 @@ class Session:
         self.exit = info
         if info is None:
             failure = self.kernel.failure.split(":\n")[0]
-            return f"{KERNEL_DIED}" + (f": {failure}" if failure else ""), "kernel_died"
+            return _(KERNEL_DIED) + (f": {failure}" if failure else ""), "kernel_died"
         if info.signal == signal.SIGXCPU and 0 < info.at < self._sent_at:
-            return ("was stopped between steps: it used more CPU time than a lesson run may "
-                    "while none of its code was running (a background thread or process "
-                    "kept working after a step ended)"), "crashed"
+            return _("was stopped between steps: it used more CPU time than a lesson run may "
+                     "while none of its code was running (a background thread or process "
+                     "kept working after a step ended)"), "crashed"
         return str(info), "crashed"
 
     # ------------------------------------------------------------------ ops
@@ -287,8 +295,8 @@ class Session:
 
         def escalate() -> None:
             if self._inflight == inflight and self.alive:
-                self._killed_why = ("the code ignored the interrupt, so its process "
-                                    "was killed")
+                self._killed_why = _("the code ignored the interrupt, so its process was "
+                                     "killed")
                 self.kill()
 
         timer = threading.Timer(grace, escalate)

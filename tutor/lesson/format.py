@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from tutor.i18n import N_
 from tutor.kinds import KINDS, OUTCOME_KINDS
 from tutor.lesson.spec import (
     AnyOf,
@@ -30,7 +31,7 @@ from tutor.lesson.vary_rules import check_vary
 
 FORMAT_VERSION = 1
 LESSON_ID = r"[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*"
-ID_HINT = (
+ID_HINT = N_(
     "use lowercase letters, digits, '-', '_' or '.', with '/' between parts "
     "(e.g. autograd/accumulate)"
 )

@@ -35,6 +35,7 @@ from typing import Any
 
 import yaml
 
+from tutor.i18n import _
 from tutor.lesson.model import Lesson, Pack, Prompt
 from tutor.safetext import sanitize
 
@@ -95,21 +96,22 @@ def read(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot be read ({exc})") from None
+        raise ValueError(_("cannot be read ({why})").format(why=exc)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ValueError(f"is not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+        why = getattr(exc, "problem", exc)
+        raise ValueError((_("is not valid YAML at line {line}: {why}") if mark is not None else
+                          _("is not valid YAML: {why}")).format(
+            line=mark.line + 1 if mark is not None else 0, why=why)) from None
     if not isinstance(data, dict):
-        raise ValueError("must be a mapping with translates:, lang:, source: and text:")
+        raise ValueError(_("must be a mapping with translates:, lang:, source: and text:"))
     return data
 
 
 def problems(lesson: Lesson, data: dict[str, Any], lang: str) -> list[tuple[str, str]]:
     """What keeps `data` from translating `lesson` into `lang`, as (key path, message):
     a wrong lesson or language, a text missing, an extra one, a changed source."""
-    return _problems(source_texts(lesson), data, lang, lesson.id, "the lesson's id",
-                     "lesson")
+    return _problems(source_texts(lesson), data, lang, lesson.id, "lesson")
 
 
 def pack_source_texts(pack: Pack) -> dict[str, Any]:
@@ -125,32 +127,40 @@ def pack_problems(pack: Pack, data: dict[str, Any], lang: str) -> list[tuple[str
     """What keeps `data` (a `pack.LANG.yaml`) from translating `pack` into `lang`: as
     `problems`, with `translates: pack.yaml` (a pack has no id; the fingerprint tells
     one pack's texts from another's)."""
-    return _problems(pack_source_texts(pack), data, lang, PACK_TRANSLATES,
-                     "the file it translates", "pack")
+    return _problems(pack_source_texts(pack), data, lang, PACK_TRANSLATES, "pack")
 
 
 def _problems(source: dict[str, Any], data: dict[str, Any], lang: str, translates: str,
-              what: str, owner: str) -> list[tuple[str, str]]:
+              owner: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for key in data:
         if key not in TOP_KEYS:
-            out.append((str(key), f"unknown key `{key}` (a translation has "
-                                  f"{', '.join(TOP_KEYS)})"))
+            out.append((str(key), _("unknown key `{key}` (a translation has {keys})").format(
+                key=key, keys=", ".join(TOP_KEYS))))
     if data.get("translates") != translates:
-        out.append(("translates", f"`translates:` must be {what} `{translates}`, "
-                                  f"not {data.get('translates')!r}"))
+        found = repr(data.get("translates"))
+        out.append(("translates", (
+            _("`translates:` must be the lesson's id `{id}`, not {found}") if owner == "lesson"
+            else _("`translates:` must be the file it translates `{id}`, not {found}")
+        ).format(id=translates, found=found)))
     if data.get("lang") != lang:
-        out.append(("lang", f"`lang:` must be `{lang}` (the file name's language), "
-                            f"not {data.get('lang')!r}"))
+        out.append(("lang", _("`lang:` must be `{lang}` (the file name's language), not "
+                              "{found}").format(lang=lang, found=repr(data.get("lang")))))
     now = fingerprint(source)
-    if data.get("source") != now:
-        out.append(("source", f"the English texts changed since this translation was made "
-                              f"(its `source:` is {data.get('source')!r}, the {owner}'s texts "
-                              f"are now {now}): update the translation, then set "
-                              f"`source: {now}`"))
+    if data.get("source") in ("", None):  # started with `tutor translate`, not finished
+        out.append(("source", _("not finished: `source:` is empty; translate every text, "
+                                "then set `source: {now}`").format(now=now)))
+    elif data.get("source") != now:
+        out.append(("source", (
+            _("the English texts changed since this translation was made (its `source:` is "
+              "{old}, the lesson's texts are now {now}): update the translation, then set "
+              "`source: {now}`") if owner == "lesson" else
+            _("the English texts changed since this translation was made (its `source:` is "
+              "{old}, the pack's texts are now {now}): update the translation, then set "
+              "`source: {now}`")).format(old=repr(data.get("source")), now=now)))
     text = data.get("text")
     if not isinstance(text, dict):
-        out.append(("text", "`text:` must be a mapping of the translated texts"))
+        out.append(("text", _("`text:` must be a mapping of the translated texts")))
         return out
     _compare(source, text, "text", out, owner)
     return out
@@ -160,29 +170,39 @@ def _compare(source: Any, text: Any, path: str, out: list[tuple[str, str]],
              owner: str = "lesson") -> None:
     if isinstance(source, dict):
         if not isinstance(text, dict):
-            out.append((path, f"must be a mapping, as in the {owner}"))
+            out.append((path, _("must be a mapping, as in the lesson") if owner == "lesson"
+                        else _("must be a mapping, as in the pack")))
             return
         for key, value in source.items():
             if key not in text or text[key] in (None, "", [], {}):
                 if isinstance(value, str):
-                    out.append((f"{path}.{key}", f"missing: the translation of {value[:50]!r}"))
+                    out.append((f"{path}.{key}", _("missing: the translation of {text}").format(
+                        text=repr(value[:50]))))
                 else:
-                    out.append((f"{path}.{key}", f"missing: `{key}:` as in the {owner}"))
+                    out.append((f"{path}.{key}", (
+                        _("missing: `{key}:` as in the lesson") if owner == "lesson"
+                        else _("missing: `{key}:` as in the pack")).format(key=key)))
             else:
                 _compare(value, text[key], f"{path}.{key}", out, owner)
         for key in text:
             if key not in source:
-                out.append((f"{path}.{key}", f"extra: the {owner} has no `{key}` here"))
+                out.append((f"{path}.{key}", (
+                    _("extra: the lesson has no `{key}` here") if owner == "lesson"
+                    else _("extra: the pack has no `{key}` here")).format(key=key)))
     elif isinstance(source, list):
         if not isinstance(text, list):
-            out.append((path, f"must be a list, as in the {owner}"))
+            out.append((path, _("must be a list, as in the lesson") if owner == "lesson"
+                        else _("must be a list, as in the pack")))
             return
         if len(text) != len(source):
-            out.append((path, f"{len(text)} entries, the {owner} has {len(source)}"))
+            out.append((path, (_("{n} entries, the lesson has {m}") if owner == "lesson"
+                               else _("{n} entries, the pack has {m}")).format(
+                n=len(text), m=len(source))))
         for i, (a, b) in enumerate(zip(source, text, strict=False)):
             _compare(a, b, f"{path}[{i}]", out, owner)
     elif not isinstance(text, str) or not text.strip():
-        out.append((path, f"missing: the translation of {str(source)[:50]!r}"))
+        out.append((path, _("missing: the translation of {text}").format(
+            text=repr(str(source)[:50]))))
 
 
 def translated(lesson: Lesson, lang: str) -> Lesson:
@@ -204,7 +224,7 @@ def apply(lesson: Lesson, text: dict[str, Any], lang: str) -> Lesson:
     """The lesson with `text`'s texts (checked by `problems` first)."""
     steps = []
     for step, s in zip(lesson.steps, text.get("steps") or [], strict=True):
-        asked = s.get("predict") or [{} for _ in step.prompts]
+        asked = s.get("predict") or [{} for _prompt in step.prompts]
         prompts = tuple(_prompt(p, q) for p, q in zip(step.prompts, asked, strict=True))
         steps.append(replace(step, prompts=prompts, explain=_t(s.get("explain"), step.explain)))
     return replace(lesson, title=_t(text.get("title"), lesson.title) or lesson.title,

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from tutor.i18n import _
 from tutor.lesson.spec import AnyOf, Bool, Int, ListOf, MapOf, Num, Obj, Scalar, Str, Type, When
 
 
@@ -136,17 +137,20 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
             v.error(node, path, f"expected a list, got {_kind(node)}")
             return None
         if len(node.value) < spec.min_items:
-            v.error(node, path, f"needs at least {spec.min_items} item(s)")
+            v.error(node, path, _("needs at least {n} item(s)").format(n=spec.min_items))
         if len(node.value) > spec.max_items:
-            v.error(node, path, f"too many items ({len(node.value)} > {spec.max_items})")
+            v.error(node, path, _("too many items ({n} > {most})").format(
+                n=len(node.value), most=spec.max_items))
             return None
         split = _comma_split(node) if isinstance(spec.item, (Str, Scalar)) else None
         if split is not None:
             pieces = next(g for g in split if len(g) > 1)
             fixed = ", ".join(json.dumps(", ".join(g), ensure_ascii=False) for g in split)
-            v.error(node, path, f"YAML split {', '.join(pieces)!r} at its commas: inside "
-                    f"[...] a comma separates items, so {pieces[0]!r} and {pieces[1]!r} became "
-                    f"separate items; quote each item: [{fixed}]")
+            v.error(node, path, _("YAML split {text} at its commas: inside [...] a comma "
+                                  "separates items, so {first} and {second} became separate "
+                                  "items; quote each item: [{fixed}]").format(
+                text=repr(", ".join(pieces)), first=repr(pieces[0]), second=repr(pieces[1]),
+                fixed=fixed))
             return None
         return [validate(n, spec.item, v, join_path(path, i)) for i, n in enumerate(node.value)]
     if isinstance(spec, MapOf):
@@ -156,10 +160,11 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
         out: dict[str, Any] = {}
         for k, val in node.value:
             if not isinstance(k, yaml.ScalarNode):
-                v.error(k, path, "keys must be plain text")
+                v.error(k, path, _("keys must be plain text"))
                 continue
             if k.value in out:
-                v.error(k, join_path(path, k.value), f"duplicate key {k.value!r}")
+                v.error(k, join_path(path, k.value), _("duplicate key {key}").format(
+                    key=repr(k.value)))
             if spec.key_pattern and not re.fullmatch(spec.key_pattern, k.value):
                 v.error(k, join_path(path, k.value), f"{k.value!r} is not a valid name here"
                         + (f": {spec.key_hint}" if spec.key_hint else ""))
@@ -254,7 +259,8 @@ def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str
         if (spec.min is not None and value < spec.min) or (
             spec.max is not None and value > spec.max
         ):
-            v.error(node, path, f"must be between {spec.min} and {spec.max}, got {text}")
+            v.error(node, path, _("must be between {low} and {high}, got {text}").format(
+                low=spec.min, high=spec.max, text=text))
             return None
         return value
     if isinstance(spec, Bool):
@@ -265,17 +271,20 @@ def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str
         return None
     assert isinstance(spec, (Str, Scalar)), spec
     if isinstance(spec, Str) and _is_null(node):
-        v.error(node, path, "is empty: write a value or remove the key")
+        v.error(node, path, _("is empty: write a value or remove the key"))
         return None
     if len(text) > spec.max_len:
-        v.error(node, path, f"too long ({len(text)} characters, at most {spec.max_len})")
+        v.error(node, path, _("too long ({n} characters, at most {most})").format(
+            n=len(text), most=spec.max_len))
         return None
     if isinstance(spec, Str):
         if spec.enum and text not in spec.enum:
             close = difflib.get_close_matches(text, spec.enum, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
             allowed = ", ".join(spec.enum)
-            v.error(node, path, f"unknown value {text!r}{hint}; allowed: {allowed}")
+            v.error(node, path, (_("unknown value {text} (did you mean {close}?); allowed: "
+                                   "{allowed}") if close else
+                                 _("unknown value {text}; allowed: {allowed}")).format(
+                text=repr(text), close=repr(close[0]) if close else "", allowed=allowed))
             return None
         if spec.pattern and not re.fullmatch(spec.pattern, text):
             v.error(node, path, f"{text!r} is not valid: {spec.pattern_hint or spec.pattern}")
@@ -290,19 +299,21 @@ def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
     out: dict[str, Any] = {}
     for k, val in node.value:
         if not isinstance(k, yaml.ScalarNode):
-            v.error(k, path, "keys must be plain text")
+            v.error(k, path, _("keys must be plain text"))
             continue
         key = k.value
         key_path = join_path(path, key)
         if key in out:
-            v.error(k, key_path, f"duplicate key {key!r}")
+            v.error(k, key_path, _("duplicate key {key}").format(key=repr(key)))
             continue
         f = spec.fields.get(key)
         if f is None:
             close = difflib.get_close_matches(key, list(spec.fields), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
             allowed = ", ".join(spec.fields)
-            v.error(k, key_path, f"unknown key {key!r}{hint}; allowed here: {allowed}")
+            v.error(k, key_path, (_("unknown key {key} (did you mean {close}?); allowed here: "
+                                    "{allowed}") if close else
+                                  _("unknown key {key}; allowed here: {allowed}")).format(
+                key=repr(key), close=repr(close[0]) if close else "", allowed=allowed))
             continue
         if (
             not f.required

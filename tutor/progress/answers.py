@@ -41,9 +41,10 @@ class AnswerCount:
 
     def stored(self) -> str:
         """`3 answers` or `3 answers and 1 retry`: every stored row, said as what it is."""
-        said = f"{self.answers} answer{'' if self.answers == 1 else 's'}"
+        said = ngettext("{n} answer", "{n} answers", self.answers).format(n=self.answers)
         if self.retries:
-            said += f" and {self.retries} retr{'y' if self.retries == 1 else 'ies'}"
+            said = _("{answers} and {retries}").format(answers=said, retries=ngettext(
+                "{n} retry", "{n} retries", self.retries).format(n=self.retries))
         return said
 
     def parts(self) -> str:

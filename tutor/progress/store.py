@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 
+from tutor.i18n import _, ngettext
 from tutor.progress import review, rows, schedule
 from tutor.progress.records import Attempt, LessonProgress, Variant, better
 from tutor.states import LessonStatus
@@ -143,9 +144,9 @@ def _why(exc: sqlite3.Error) -> str:
     """A write error, named for a person."""
     text = str(exc)
     if getattr(exc, "sqlite_errorcode", None) == 13 or "disk is full" in text:  # SQLITE_FULL
-        return "the disk is full (free some space; your earlier progress is kept)"
+        return _("the disk is full (free some space; your earlier progress is kept)")
     if "readonly" in text or "read-only" in text:
-        return f"the progress database cannot be written ({text})"
+        return _("the progress database cannot be written ({why})").format(why=text)
     return text
 
 
@@ -190,7 +191,8 @@ class ProgressStore:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self._disable(f"the progress directory {self.directory} cannot be created ({exc})")
+            self._disable(_("the progress directory {path} cannot be created ({why})").format(
+                path=self.directory, why=exc))
             return
         try:
             self._db = self._connect()
@@ -209,8 +211,8 @@ class ProgressStore:
             raise sqlite3.DatabaseError("; ".join(problems[:3]))
         if version > SCHEMA_VERSION:
             self.saving = False
-            self.notice = (f"{self.path} was written by a newer tutor (schema {version}); "
-                           "progress is not being saved")
+            self.notice = _("{path} was written by a newer tutor (schema {version}); progress "
+                            "is not being saved").format(path=self.path, version=version)
             return
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
@@ -268,11 +270,11 @@ class ProgressStore:
             self._db = self._connect()
             self._check_and_migrate(self._db)
         except (OSError, sqlite3.Error) as again:
-            self._disable(f"the progress database {self.path} is damaged ({exc}) and could not "
-                          f"be replaced ({again})")
+            self._disable(_("the progress database {path} is damaged ({why}) and could not "
+                            "be replaced ({again})").format(path=self.path, why=exc, again=again))
             return
-        self.notice = (f"The progress database was damaged ({exc}). It was kept as {kept} "
-                       "and a fresh one started.")
+        self.notice = _("The progress database was damaged ({why}). It was kept as {kept} and "
+                        "a fresh one started.").format(why=exc, kept=kept)
 
     def _fallback_readonly(self, exc: Exception) -> None:
         """Open the file to read only: what is saved is still shown.  A database in WAL
@@ -293,14 +295,18 @@ class ProgressStore:
                     self._db = None
         why = f"{exc}"
         if _read_only_fs(self.directory):
-            why = "the file system it is on is read-only"
-        shown = "your progress so far is shown, but " if self._db is not None else ""
-        self._disable(f"the progress database {self.path} cannot be written ({why}); "
-                      f"{shown}new answers are not saved")
+            why = _("the file system it is on is read-only")
+        if self._db is not None:
+            self._disable(_("the progress database {path} cannot be written ({why}); your "
+                            "progress so far is shown, but new answers are not saved").format(
+                path=self.path, why=why))
+        else:
+            self._disable(_("the progress database {path} cannot be written ({why}); new "
+                            "answers are not saved").format(path=self.path, why=why))
 
     def _disable(self, why: str) -> None:
         self.saving = False
-        self.notice = f"Progress is not being saved: {why}."
+        self.notice = _("Progress is not being saved: {why}.").format(why=why)
 
     # ------------------------------------------------------------------ what to tell
     def _note(self, problems: list[str]) -> None:
@@ -312,7 +318,7 @@ class ProgressStore:
             if len(self.problems) < MAX_PROBLEMS:
                 self.problems.append(problem)
             elif len(self.problems) == MAX_PROBLEMS:
-                self.problems.append("... and more rows like these")
+                self.problems.append(_("... and more rows like these"))
 
     def _say(self, news: str) -> None:
         self.notice = news
@@ -330,10 +336,14 @@ class ProgressStore:
         if not self.problems:
             return None
         bad = [p for p in self.problems if not p.startswith("...")]
-        head = (f"{len(bad)}{'+' if len(bad) < len(self.problems) else ''} "
-                f"row{'s' if len(bad) != 1 else ''} of the progress database {self.path} "
-                "could not be read as written (edited by hand, or written by another "
-                "version of tutor?); the rest is shown and new answers are still saved:")
+        n = f"{len(bad)}{'+' if len(bad) < len(self.problems) else ''}"
+        head = ngettext("{n} row of the progress database {path} could not be read as written "
+                        "(edited by hand, or written by another version of tutor?); the rest is "
+                        "shown and new answers are still saved:",
+                        "{n} rows of the progress database {path} could not be read as written "
+                        "(edited by hand, or written by another version of tutor?); the rest "
+                        "is shown and new answers are still saved:", len(bad)).format(
+            n=n, path=self.path)
         return "\n".join([head, *(f"  {p}" for p in self.problems)])
 
     # ------------------------------------------------------------------ the file itself
@@ -400,23 +410,31 @@ class ProgressStore:
         self.notice = None
         self._open()
         if not self.saving:
-            self._say(f"The progress database {self.path} was "
-                      f"{'deleted' if missing else 'replaced'} while tutor was running, and "
-                      f"{(self.notice or 'it cannot be written').rstrip('.')}.")
+            why = (self.notice or _("it cannot be written")).rstrip(".")
+            self._say((_("The progress database {path} was deleted while tutor was running, "
+                         "and {why}.") if missing else
+                       _("The progress database {path} was replaced while tutor was running, "
+                         "and {why}.")).format(path=self.path, why=why))
             return
         if self.notice and self.notice != before:  # (a damaged replacement, kept aside)
             self._news.append(self.notice)
         if missing:
-            had = ("written again with everything this session had" if kept else
-                   "started afresh (what it held could not be read back)")
-            self._say(f"The progress database {self.path} was deleted while tutor was "
-                      f"running (lesson code can delete your files). It was {had}, and "
-                      "answers are being saved again.")
+            self._say((_("The progress database {path} was deleted while tutor was running "
+                         "(lesson code can delete your files). It was written again with "
+                         "everything this session had, and answers are being saved again.")
+                       if kept else
+                       _("The progress database {path} was deleted while tutor was running "
+                         "(lesson code can delete your files). It was started afresh (what it "
+                         "held could not be read back), and answers are being saved again."))
+                      .format(path=self.path))
         else:
-            where = f"kept in {target}" if kept else "lost (it could not be read back)"
-            self._say(f"The progress database {self.path} was replaced by another file "
-                      f"while tutor was running. What this session had is {where}; answers "
-                      f"from now on are saved in {self.path}.")
+            self._say((_("The progress database {path} was replaced by another file while "
+                         "tutor was running. What this session had is kept in {target}; "
+                         "answers from now on are saved in {path}.") if kept else
+                       _("The progress database {path} was replaced by another file while "
+                         "tutor was running. What this session had is lost (it could not be "
+                         "read back); answers from now on are saved in {path}."))
+                      .format(path=self.path, target=target))
 
     # ------------------------------------------------------------------ writing
     @contextmanager
@@ -450,19 +468,21 @@ class ProgressStore:
                     raise
                 except Exception as exc:  # a row the code did not foresee
                     if plain is None:
-                        self.notice = f"Progress was not saved: {type(exc).__name__}: {exc}."
+                        self.notice = _("Progress was not saved: {why}.").format(
+                            why=f"{type(exc).__name__}: {exc}")
                         return False
                     with self._write() as db:
                         plain(db)
-                    self._note([f"while saving an answer: {type(exc).__name__}: {exc}: the "
-                                "answer was saved without its review card and lesson status"])
+                    self._note([_("while saving an answer: {why}: the answer was saved without "
+                                  "its review card and lesson status").format(
+                                      why=f"{type(exc).__name__}: {exc}")])
             except sqlite3.Error as exc:
                 if getattr(exc, "sqlite_errorcode", None) == 8 or "readonly" in str(exc):
-                    self._disable(f"the progress database {self.path} cannot be written "
-                                  f"({exc}); your progress so far is shown, but new answers "
-                                  "are not saved")  # (SQLITE_READONLY: it will not pass)
-                    return False
-                self.notice = f"Progress was not saved: {_why(exc)}."
+                    self._disable(_("the progress database {path} cannot be written ({why}); "
+                                    "your progress so far is shown, but new answers are not "
+                                    "saved").format(path=self.path, why=exc))
+                    return False  # (SQLITE_READONLY: it will not pass)
+                self.notice = _("Progress was not saved: {why}.").format(why=_why(exc))
                 return False
         return True
 
@@ -534,14 +554,16 @@ class ProgressStore:
         card, reviews, lapses = row if row is not None else (None, -1, 0)
         where = f"reviews row {attempt.key}"
         if row is not None and not (rows.is_count(reviews) and rows.is_count(lapses)):
-            problems.append(f"{where}: the counts ({rows.shown(reviews)}, {rows.shown(lapses)})"
-                            " are not whole numbers: counted again from 0")
+            problems.append(f"{where}: " + _("the counts ({reviews}, {lapses}) are not whole "
+                                             "numbers: counted again from 0").format(
+                reviews=rows.shown(reviews), lapses=rows.shown(lapses)))
             reviews, lapses = 0, 0
         try:
             state = schedule.review(card if isinstance(card, str) else None, grade, when)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            problems.append(f"{where}: the review card {rows.shown(card)} cannot be read "
-                            f"({type(exc).__name__}): a new card was started")
+            problems.append(f"{where}: " + _("the review card {card} cannot be read ({why}): a "
+                                             "new card was started").format(
+                card=rows.shown(card), why=type(exc).__name__))
             state = schedule.review(None, grade, when)
         db.execute(
             "INSERT INTO reviews (lesson, step, prompt, card, due, reviews, lapses, rating, last) "
@@ -618,7 +640,7 @@ class ProgressStore:
             try:
                 return self._db.execute(sql, args).fetchall()
             except sqlite3.Error as exc:
-                self.notice = f"Progress could not be read: {exc}."
+                self.notice = _("Progress could not be read: {why}.").format(why=exc)
                 return []
 
     def _lessons(self, found: list[tuple]) -> list[LessonProgress]:
