@@ -2,6 +2,18 @@
 
 `kernel` and `own_kernel` are parametrized by mode; a test about a mechanism that
 only one mode has says so with `kernel_helpers.fork_only(kernel, why)`.
+
+A test (or one case of it) whose behaviour lives in code both modes share (what the
+run's process does with a step once it has one: observing values, capping them,
+quoting tracebacks; what the client makes of a reply) is marked
+`@pytest.mark.mode_agnostic("why")`: it runs in fork mode only (its spawn-mode case is
+deselected: each costs a spawned worker, a torch import).  Whatever depends on how a
+run's process starts, is limited, interrupted, killed or cleaned up runs in both.
+
+In spawn mode these kernels are batch kernels (`Kernel(batch=True)`, as `tutor check`
+and the pytest plugin use): their workers leave the optimizers' warm-up (as long as a
+torch import again) to the runs that make an optimizer.  The interactive warm-up is
+tested by its own kernel (test_platform.py).
 """
 
 from __future__ import annotations
@@ -16,7 +28,7 @@ MODES = ["fork", "spawn"]
 
 
 def _started(mode: str) -> Iterator[Kernel]:
-    k = Kernel(mode=mode)
+    k = Kernel(mode=mode, batch=True)
     k.start()
     k.wait_ready()
     yield k
@@ -33,3 +45,18 @@ def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
 def own_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
     """A kernel of the test's own, for tests that kill or restart it."""
     yield from _started(request.param)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Spawn-mode cases of `mode_agnostic` tests are deselected (see above)."""
+    keep, drop = [], []
+    for item in items:
+        params = getattr(item, "callspec", None)
+        mode = params.params.get("kernel", params.params.get("own_kernel")) if params else None
+        agnostic = item.get_closest_marker("mode_agnostic")
+        if agnostic is not None and not agnostic.args:
+            raise pytest.UsageError(f"{item.nodeid}: mode_agnostic needs a reason")
+        (drop if agnostic is not None and mode == "spawn" else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

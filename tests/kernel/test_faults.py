@@ -225,6 +225,7 @@ def test_a_process_that_dies_is_reported(kernel: Kernel, code: str, message: str
     assert_healthy(kernel)
 
 
+@pytest.mark.mode_agnostic("exceptions are caught by code both modes share")
 def test_sys_exit_and_keyboard_interrupt_are_ordinary_errors(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         error = s.run_step("import sys\nsys.exit(3)")["error"]
@@ -402,6 +403,7 @@ def test_writing_a_gigabyte_to_fd_1_is_capped(kernel: Kernel) -> None:
     assert_healthy(kernel)
 
 
+@pytest.mark.mode_agnostic("output is captured by code both modes share")
 def test_one_100_mb_line(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         reply = s.run_step("print('z' * 100_000_000)", timeout=30)
@@ -411,6 +413,7 @@ def test_one_100_mb_line(kernel: Kernel) -> None:
     assert_healthy(kernel)
 
 
+@pytest.mark.mode_agnostic("output is captured by code both modes share")
 def test_terminal_escapes_come_back_and_can_be_sanitised(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         reply = s.run_step(
@@ -490,6 +493,7 @@ def test_global_torch_state_does_not_leak_into_the_next_run(kernel: Kernel) -> N
 # ----------------------------------------------------------------- results
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_an_enormous_tensor_is_observed_truncated(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         obs = s.observe("torch.zeros(10**8, dtype=torch.uint8)", timeout=60)
@@ -500,6 +504,7 @@ def test_an_enormous_tensor_is_observed_truncated(kernel: Kernel) -> None:
     assert_healthy(kernel)
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_huge_and_deep_containers_are_capped(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         s.run_step("deep = []\nfor _ in range(10_000):\n    deep = [deep]\n"
@@ -518,6 +523,7 @@ def test_huge_and_deep_containers_are_capped(kernel: Kernel) -> None:
     assert_healthy(kernel)
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_odd_objects_are_observed_safely(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         s.run_step(textwrap.dedent("""\

@@ -68,6 +68,7 @@ def test_seed_zero_runs_match_an_explicit_manual_seed(kernel: Kernel) -> None:
     assert implicit == explicit
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_exceptions_come_back_as_observations(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         reply = s.run_step("a = torch.ones(2, requires_grad=True)\na[0] = 3",
@@ -80,6 +81,7 @@ def test_exceptions_come_back_as_observations(kernel: Kernel) -> None:
     assert reply["observations"][1]["name"] == "AttributeError"  # None.item()
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_storage_identity_without_addresses(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         reply = s.run_step(
@@ -94,6 +96,7 @@ def test_storage_identity_without_addresses(kernel: Kernel) -> None:
     assert c["grad_fn"] == "CloneBackward0" and b["requires_grad"] is False
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_containers_modules_and_odd_values(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         keys = s.observe("torch.nn.Linear(2, 2).state_dict().keys()")
@@ -111,6 +114,7 @@ def test_containers_modules_and_odd_values(kernel: Kernel) -> None:
         assert weird["type"] == "object" and "repr() raised ValueError" in weird["repr"]
 
 
+@pytest.mark.mode_agnostic("the REPL is served by code both modes share")
 def test_repl_shows_the_last_expression(kernel: Kernel) -> None:
     with kernel.open_session() as s:
         s.run_step("x = torch.tensor([1., 2.])")
@@ -209,6 +213,7 @@ def test_tracebacks_quote_lesson_code_and_hide_the_kernels_frames(kernel: Kernel
         assert flood["traceback"].rstrip().endswith("the code printed more than 64 MB")
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_an_exception_prompt_with_expect_observes_what_evaluating_it_raised(
         kernel: Kernel) -> None:
     with kernel.open_session() as s:

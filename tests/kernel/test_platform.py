@@ -131,7 +131,7 @@ def test_tutor_kernel_forces_a_mode_and_bad_values_are_explained(
 
 def test_a_multi_threaded_zygote_switches_to_spawn_mode(site) -> None:  # noqa: ANN001
     site(SECOND_THREAD)
-    kernel = Kernel()
+    kernel = Kernel(batch=True)  # (batch: its workers skip the optimizer warm-up)
     try:
         assert kernel.mode == "fork"  # until the zygote has imported torch
         info = kernel.wait_ready()
@@ -181,7 +181,7 @@ def test_spawn_mode_where_proc_and_prctl_are_missing_and_on_windows_more(
         monkeypatch.setenv("TUTOR_KERNEL_TRANSPORT", "tcp")
         monkeypatch.setattr(spawn, "SIGNALS", False)
     monkeypatch.setattr(sys, "platform", platform)
-    kernel = Kernel()
+    kernel = Kernel(batch=True)  # (batch: its workers skip the optimizer warm-up)
     try:
         assert kernel.mode == "spawn" and kernel.mode_reason.startswith(said)
         limits = kernel.wait_ready()["limits"]
@@ -211,14 +211,22 @@ def test_runs_start_with_the_optimizers_warm_and_the_zygote_single_threaded(
         kernel: Kernel) -> None:
     """The warm-up made an SGD and an Adam, so `torch._dynamo` (imported by an
     optimizer's first use: seconds) is already loaded when a run starts; doing so
-    started no thread in the zygote, which must stay single-threaded to fork."""
-    with kernel.open_session() as s:
-        s.run_step("import sys\nbefore = set(sys.modules)\n"
-                   "w = torch.nn.Parameter(torch.ones(2))\n"
-                   "opt = torch.optim.Adam([w], lr=0.1)\n(w * w).sum().backward()\n"
-                   "opt.step()\nopt.zero_grad()\nnew = sorted(set(sys.modules) - before)")
-        assert s.observe("'torch._dynamo' in before")["value"] is True
-        assert s.observe("new")["items"] == []
+    started no thread in the zygote, which must stay single-threaded to fork.  (The
+    shared spawn-mode kernel of these tests is a batch kernel: an interactive one here.)"""
+    interactive = kernel if kernel.mode == "fork" else Kernel(mode="spawn", pool_size=1)
+    try:
+        if interactive is not kernel:
+            interactive.start()
+        with interactive.open_session() as s:
+            s.run_step("import sys\nbefore = set(sys.modules)\n"
+                       "w = torch.nn.Parameter(torch.ones(2))\n"
+                       "opt = torch.optim.Adam([w], lr=0.1)\n(w * w).sum().backward()\n"
+                       "opt.step()\nopt.zero_grad()\nnew = sorted(set(sys.modules) - before)")
+            assert s.observe("'torch._dynamo' in before")["value"] is True
+            assert s.observe("new")["items"] == []
+    finally:
+        if interactive is not kernel:
+            interactive.shutdown()
     if kernel.mode == "fork":
         assert len(os.listdir(f"/proc/{kernel.info['pid']}/task")) == 1
 
@@ -440,17 +448,71 @@ def test_tutor_python_option_and_its_errors(bare_python: Path, tmp_path: Path) -
     assert ok.returncode == 0 and "1 passed" in ok.stdout, ok.stdout + ok.stderr
 
 
-def test_every_bundled_lesson_passes_check_in_forced_spawn_mode() -> None:
-    """The whole library, each lesson in a fresh spawned process (CUDA lessons are
-    skipped with their reason where there is no GPU)."""
+# Spawn mode differs from fork mode in how a run's process starts, not in what runs
+# in it: the fork-mode check of every bundled lesson (tests/lessons/test_bundled.py)
+# covers the lessons' content.  A spawned worker imports torch afresh, is seeded at
+# its start, puts the run's `modules:` on its own sys.path, and (in a batch) leaves
+# the optimizers' warm-up to the runs that make one; so these lessons run in spawn
+# mode, each kind found by what its file holds (a new lesson of a kind joins by
+# itself), plus the first lesson of every pack (its pack's `setup:` in a worker).
+# What an optimizer or torch.compile costs a spawned batch run (`torch._dynamo`'s
+# import, a cold compile) is the same in every lesson that uses one: one such lesson
+# per pack runs.
+OPTIMIZER = "an optimizer (its warm-up left to the run)"
+COMPILE = "torch.compile (a fresh process compiles)"
+ONE_PER_PACK = {OPTIMIZER, COMPILE}
+SPAWN_KINDS = {
+    "modules: (files the run imports)": r"^modules:",
+    "processes, ranks, DataLoader workers": r"num_workers\s*=\s*[1-9]|multiprocessing"
+                                            r"|torch\.distributed|Process\(",
+    "seeds and random draws": r"manual_seed|seed\(|random\.",
+    OPTIMIZER: r"torch\.optim|optim\.",
+    COMPILE: r"torch\.compile",
+}
+
+
+def spawn_sample() -> dict[str, list[str]]:
+    """The bundled lessons run in spawn mode, by the reason they are run."""
+    import re
+
+    from tutor.lesson.catalog import load_catalog
+
+    lessons = sorted(load_catalog([ROOT / "lessons"], with_env=False).lessons,
+                     key=lambda lesson: (str(lesson.file.parent), lesson.file.name))
+    chosen: dict[str, list[str]] = {}
+    packs = set()
+    packs_with: dict[str, set[Path]] = {why: set() for why in SPAWN_KINDS}
+    for lesson in lessons:
+        text = lesson.file.read_text(encoding="utf-8")
+        for why, pattern in SPAWN_KINDS.items():
+            if re.search(pattern, text, re.MULTILINE):
+                same = chosen.setdefault(why, [])
+                if why not in ONE_PER_PACK or lesson.file.parent not in packs_with[why]:
+                    same.append(lesson.id)
+                packs_with[why].add(lesson.file.parent)
+        if lesson.file.parent not in packs:
+            packs.add(lesson.file.parent)
+            chosen.setdefault("the first lesson of its pack", []).append(lesson.id)
+    return chosen
+
+
+def test_bundled_lessons_where_spawn_mode_differs_pass_check_in_forced_spawn_mode() -> None:
+    """Each lesson in a fresh spawned process (CUDA lessons are skipped with their
+    reason where there is no GPU)."""
+    chosen = spawn_sample()
+    for why in [*SPAWN_KINDS, "the first lesson of its pack"]:
+        assert chosen.get(why), f"no bundled lesson found for {why!r}: is the pattern stale?"
+    ids = sorted({lesson_id for ids in chosen.values() for lesson_id in ids})
     env = {k: v for k, v in os.environ.items() if k not in ("TUTOR_PATH", "TUTOR_PYTHON")}
     env["TUTOR_KERNEL"] = "spawn"
-    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2"],
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2", *ids],
                           capture_output=True, text=True, timeout=1200, env=env)
     out = proc.stdout
     assert proc.returncode == 0, out[-4000:] + proc.stderr[-2000:]
     assert "kernel: spawn mode (forced by TUTOR_KERNEL=spawn)" in out
     assert " 0 failed, " in out and " 0 errors;" in out
+    ran = [line.split()[0] for line in out.splitlines() if " ...." in line]
+    assert sorted(ran) == ids, out[-4000:]
     for line in out.splitlines():
         if " skipped (" in line:
             assert "needs a CUDA device" in line or "needs torch" in line, line

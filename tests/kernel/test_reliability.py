@@ -39,14 +39,23 @@ def write_on_channel(payload: str) -> str:
 # ------------------------------------------------------------ forged replies
 
 
+# (a reply is checked by the client's code, the same in both modes: one forged reply in
+# spawn mode shows that a spawned run is stopped for it like a forked one)
+CLIENT_SIDE = pytest.mark.mode_agnostic("replies are checked by client code both modes share")
+
+
 @pytest.mark.parametrize(("forged", "why"), [
-    (b'{"id": 1, "ok": true, "stdout": 7, "observations": 5}\n',
-     "stdout should be a string, not a number"),
-    (b'{"id": 1, "ok": true, "stdout": "", "stderr": "", "error": null, '
-     b'"observations": [{"type": "tensor", "values": "lots"}]}\n', "observations[0].dtype"),
-    (b'{"id": 7, "ok": true}\n', "a message with id 7 arrived while request 1 was waiting"),
-    (b'{"id": "1", "ok": true}\n', "a message with id 1 arrived"),
-], ids=["wrong-types", "bad-observation", "wrong-id", "string-id"])
+    pytest.param(b'{"id": 1, "ok": true, "stdout": 7, "observations": 5}\n',
+                 "stdout should be a string, not a number", id="wrong-types"),
+    pytest.param(b'{"id": 1, "ok": true, "stdout": "", "stderr": "", "error": null, '
+                 b'"observations": [{"type": "tensor", "values": "lots"}]}\n',
+                 "observations[0].dtype", id="bad-observation", marks=CLIENT_SIDE),
+    pytest.param(b'{"id": 7, "ok": true}\n',
+                 "a message with id 7 arrived while request 1 was waiting", id="wrong-id",
+                 marks=CLIENT_SIDE),
+    pytest.param(b'{"id": "1", "ok": true}\n', "a message with id 1 arrived", id="string-id",
+                 marks=CLIENT_SIDE),
+])
 def test_a_forged_reply_ends_the_run_with_a_clear_message(kernel: Kernel, forged: bytes,
                                                           why: str) -> None:
     s = kernel.open_session()
@@ -74,6 +83,7 @@ def test_a_forged_reply_is_that_lesson_s_failure_in_check(kernel: Kernel) -> Non
 # ------------------------------------------------------------------- sizes
 
 
+@pytest.mark.mode_agnostic("values are observed by code both modes share")
 def test_a_huge_live_value_is_cut_to_size_before_it_is_sent(kernel: Kernel) -> None:
     from tutor.engine import StepOutcome, judge_prompt, shown_live
     from tutor.lesson.model import Pos, Prompt, Step
