@@ -27,6 +27,7 @@ from typing import Literal
 from tutor.engine import StepOutcome, judge_prompt, shown_live
 from tutor.i18n import _
 from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away, live_choice
+from tutor.judge.reading.words import text_key
 from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
 from tutor.lesson.vary import for_run
@@ -117,11 +118,17 @@ class Tally:
 def as_judged(prompt: Prompt, text: str) -> str:
     """A choice's translated label typed (a translated lesson shows `labels`) is the
     choice itself: answers are judged as in English."""
-    typed = text.strip().casefold()
+    typed = _label_key(text)
     for label, choice in zip(prompt.labels, prompt.choices, strict=False):
-        if typed == label.strip().casefold():
+        if typed == _label_key(label):
             return choice
     return text
+
+
+def _label_key(text: str) -> str:
+    """A label as compared: backquotes dropped (a front end shows `code` without them),
+    then the judge's key for names (noise, spaces and case ignored)."""
+    return text_key(text.replace("`", ""))
 
 
 def as_shown(prompt: Prompt, value: str) -> str:

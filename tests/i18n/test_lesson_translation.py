@@ -194,6 +194,25 @@ def test_a_translated_choice_is_said_by_its_label_and_recorded_as_the_choice(
     assert (last.answer, last.expected) == ("integers", "floats")
 
 
+def test_a_label_is_read_as_shown_and_an_unreadable_answer_lists_the_labels() -> None:
+    # play and the app show `code` without its backquotes: a label typed as shown is the
+    # choice; an answer that is none of them is asked again with the labels, not English
+    from dataclasses import replace
+
+    from tutor.flow import as_judged
+    from tutor.judge import JudgeSpec, Status, judge
+
+    lesson = load_lesson(fake_play.UI_LESSONS / "basics.yaml")
+    prompt = next(p for _, p in lesson.prompts if p.choices)
+    shown = replace(prompt, labels=("`floats` 실수", "`integers` 정수"))
+    assert as_judged(shown, "floats 실수") == "floats"
+    assert as_judged(shown, "  `INTEGERS`   정수 ") == "integers"
+    assert as_judged(shown, "floats") == "floats"  # (the English choice: judged as typed)
+    v = judge(JudgeSpec("choice", ("floats", "integers"), labels=("실수", "정수")), "complex",
+              {"type": "str", "value": "floats"})
+    assert v.status is Status.INVALID and "1) 실수; 2) 정수" in v.message, v.message
+
+
 def test_play_marks_a_lesson_without_a_translation(fake, monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     main(["play", "ui/basics", "--path", str(fake_play.UI_LESSONS), "--lang", "ko",

@@ -91,7 +91,8 @@ class Kind:
     def how_to(self, spec: JudgeSpec) -> str:
         how = i18n._(self.how)
         if "{choices}" in how:
-            listed = "; ".join(f"{i + 1}) {c}" for i, c in enumerate(spec.choices))
+            shown = spec.labels if len(spec.labels) == len(spec.choices) else spec.choices
+            listed = "; ".join(f"{i + 1}) {c}" for i, c in enumerate(shown))
             return how.replace("{choices}", listed)
         return how
 
