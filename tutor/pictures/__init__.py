@@ -103,8 +103,11 @@ def render_text(data: Mapping[str, Any], width: int = 80) -> str:
 # ------------------------------------------------------------ which picture fits
 
 _AUTOGRAD_GRAD = re.compile(r"autograd\s*\.\s*grad\s*\(\s*\(?\s*([A-Za-z_][\w.]*)")
-_GRAD_FN = re.compile(r"([A-Za-z_][\w.]*)\s*\.\s*(?:grad_fn|is_leaf|retain_grad|requires_grad)\b")
-_GRAD = re.compile(r"([A-Za-z_][\w.]*)\s*\.\s*grad\b")
+# a name's whole dotted path (`model.layer.weight`), never the tail of an indexed or
+# called one (`w.grad_fn.next_functions[0][0].variable.grad`: not `variable`)
+_GRAD_FN = re.compile(r"(?<![\w.\])])([A-Za-z_][\w.]*)\s*\.\s*"
+                      r"(?:grad_fn|is_leaf|retain_grad|requires_grad)\b")
+_GRAD = re.compile(r"(?<![\w.\])])([A-Za-z_][\w.]*)\s*\.\s*grad\b")
 _MODULE = re.compile(r"([A-Za-z_][\w.]*?)\s*\.\s*(?:state_dict|named_children|children|"
                      r"named_parameters|parameters|named_buffers|buffers|named_modules|modules|"
                      r"training|_modules|_parameters|_buffers)\b")
