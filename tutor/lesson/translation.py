@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -208,16 +209,24 @@ def _compare(source: Any, text: Any, path: str, out: list[tuple[str, str]],
 def translated(lesson: Lesson, lang: str) -> Lesson:
     """`lesson` in `lang` where a translation beside it matches its source exactly;
     else `lesson` itself (in English: front ends mark it so, `Lesson.lang`)."""
-    path = translation_path(lesson.file, lang)
+    text = _matching(translation_path(lesson.file, lang), lang,
+                     lambda data: problems(lesson, data, lang))
+    return apply(lesson, text, lang) if text is not None else lesson
+
+
+def _matching(path: Path, lang: str,
+              problems_of: Callable[[dict[str, Any]], list[tuple[str, str]]]
+              ) -> dict[str, Any] | None:
+    """The texts of the translation at `path` when it matches its source exactly (no
+    problem found by `problems_of`); None for English, a missing, unreadable, stale or
+    incomplete translation (never shown)."""
     if lang == "en" or not path.is_file():
-        return lesson
+        return None
     try:
         data = read(path)
     except ValueError:
-        return lesson
-    if problems(lesson, data, lang):
-        return lesson  # a stale or incomplete translation is never shown
-    return apply(lesson, data["text"], lang)
+        return None
+    return None if problems_of(data) else data["text"]
 
 
 def apply(lesson: Lesson, text: dict[str, Any], lang: str) -> Lesson:
@@ -253,15 +262,9 @@ def pack_translation_path(manifest: Path, lang: str) -> Path:
 def translated_pack(pack: Pack, manifest: Path, lang: str) -> Pack:
     """`pack` with its title and description in `lang` where `pack.LANG.yaml` beside its
     manifest matches it exactly; else `pack` itself (English: `Pack.lang` says so)."""
-    path = pack_translation_path(manifest, lang)
-    if lang == "en" or not path.is_file():
+    text = _matching(pack_translation_path(manifest, lang), lang,
+                     lambda data: pack_problems(pack, data, lang))
+    if text is None:
         return pack
-    try:
-        data = read(path)
-    except ValueError:
-        return pack
-    if pack_problems(pack, data, lang):
-        return pack  # a stale or incomplete translation is never shown
-    text = data["text"]
     return replace(pack, title=_t(text.get("title"), pack.title) or pack.title,
                    description=_t(text.get("description"), pack.description) or "", lang=lang)
