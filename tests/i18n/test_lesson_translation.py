@@ -11,13 +11,13 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fake_play  # noqa: E402
+from translations import korean, write_translation  # noqa: E402
 
 from tutor import i18n  # noqa: E402
 from tutor.authoring.lint import lint_paths  # noqa: E402
@@ -29,23 +29,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "lessons" / "samples"
 
 
-def korean(value: Any) -> Any:
-    """Every text of a source, 'translated' (tagged), in the same structure."""
-    if isinstance(value, dict):
-        return {k: korean(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [korean(v) for v in value]
-    return f"한국어 {value}"
-
-
 def translate(lesson_file: Path) -> Path:
     lesson = load_lesson(lesson_file)
     source = source_texts(lesson)
-    path = translation_path(lesson_file, "ko")
-    path.write_text(yaml.safe_dump({"translates": lesson.id, "lang": "ko",
-                                    "source": fingerprint(source), "text": korean(source)},
-                                   allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return path
+    return write_translation(translation_path(lesson_file, "ko"), lesson.id,
+                             fingerprint(source), korean(source))
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fake_play  # noqa: E402
+from translations import write_translation as write_file  # noqa: E402
 
 from tutor import i18n  # noqa: E402
 from tutor.authoring.lint import lint_paths  # noqa: E402
@@ -39,11 +40,7 @@ def write_translation(manifest: Path, **text: str) -> Path:
     pack = load_pack(manifest, lang="en")
     source = pack_source_texts(pack)
     text = text or {k: f"한국어 {v}" for k, v in source.items()}
-    path = manifest.with_name("pack.ko.yaml")
-    path.write_text(yaml.safe_dump({"translates": "pack.yaml", "lang": "ko",
-                                    "source": fingerprint(source), "text": text},
-                                   allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return path
+    return write_file(manifest.with_name("pack.ko.yaml"), "pack.yaml", fingerprint(source), text)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fake_play  # noqa: E402
+from translations import korean, write_translation  # noqa: E402
 
 from tutor.authoring.lint import lint_paths  # noqa: E402
 from tutor.cli import main  # noqa: E402
@@ -39,11 +40,12 @@ def problems(path: Path) -> list[str]:
 
 
 def tagged(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: tagged(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [tagged(v) for v in value]
-    return f"번역: {value}"
+    return korean(value, "번역: ")
+
+
+def translated(lesson: Path, text: Any, source: str) -> Path:
+    """The lesson's translation file, with `text` for the fingerprint `source`."""
+    return write_translation(translation_path(lesson, "ko"), "ui/basics", source, text)
 
 
 def test_a_new_translation_holds_the_english_texts_and_lints_as_unfinished(
@@ -79,9 +81,7 @@ def test_update_keeps_translations_adds_new_texts_and_prints_what_it_drops(
         lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = source_texts(load_lesson(lesson))
     target = translation_path(lesson, "ko")
-    target.write_text(yaml.safe_dump(
-        {"translates": "ui/basics", "lang": "ko", "source": fingerprint(source),
-         "text": tagged(source)}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    translated(lesson, tagged(source), fingerprint(source))
     first_hint = source["steps"][0]["predict"][0]["hint"]
     # the lesson changes: the first question loses its hint
     text = lesson.read_text(encoding="utf-8")
@@ -102,10 +102,7 @@ def test_update_keeps_translations_adds_new_texts_and_prints_what_it_drops(
 def test_update_of_a_current_translation_changes_nothing(
         lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = source_texts(load_lesson(lesson))
-    target = translation_path(lesson, "ko")
-    target.write_text(yaml.safe_dump(
-        {"translates": "ui/basics", "lang": "ko", "source": fingerprint(source),
-         "text": tagged(source)}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    translated(lesson, tagged(source), fingerprint(source))
     assert main(["translate", "--update", "ko", str(lesson)]) == 0
     assert problems(lesson) == []
     assert "nothing to do" in capsys.readouterr().out
@@ -125,9 +122,7 @@ def test_update_gives_a_text_the_translation_lacks_in_english(
     partial = tagged(source)
     del partial["steps"][0]["predict"][0]["hint"]  # (not translated yet)
     target = translation_path(lesson, "ko")
-    target.write_text(yaml.safe_dump(
-        {"translates": "ui/basics", "lang": "ko", "source": "", "text": partial},
-        allow_unicode=True, sort_keys=False), encoding="utf-8")
+    translated(lesson, partial, "")
     assert main(["translate", "--update", "ko", str(lesson)]) == 0
     data = yaml.safe_load(target.read_text(encoding="utf-8"))
     hint = source["steps"][0]["predict"][0]["hint"]
