@@ -93,3 +93,13 @@ def tutor_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TUTOR_HOME", str(home))
     monkeypatch.delenv("TUTOR_PATH", raising=False)
     return home
+
+
+@pytest.fixture
+def fake_play_home(tutor_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`tutor_home`, with `tutor play` running lessons on tests/fake_play.py's scripted
+    runs (no kernel, no torch) in this process."""
+    import fake_play
+
+    fake_play.install(monkeypatch.setattr)
+    return tutor_home

@@ -172,36 +172,24 @@ def test_play_never_writes_escape_sequences_from_lesson_output(tmp_path: Path) -
     assert "The live value: abc" in proc.stdout
 
 
-def test_play_takes_nothing_as_a_whole_printed_output_answer(tmp_path: Path) -> None:
-    """`nothing` ends a printed-output answer at once: it read more lines, so the next
-    question's answer, piped after it, was swallowed into it (a reader's finding)."""
+@pytest.mark.parametrize(("lang", "nothing", "mark"),
+                         [("en", "nothing", "correct"), ("ko", "출력 없음", "✓")])
+def test_play_takes_nothing_as_a_whole_printed_output_answer(
+        tmp_path: Path, lang: str, nothing: str, mark: str) -> None:
+    """`nothing` (출력 없음 in Korean) ends a printed-output answer at once: it read more
+    lines, so the next question's answer, piped after it, was swallowed into it (a
+    reader's finding)."""
     lesson = tmp_path / "silent.yaml"
     lesson.write_text(
         "id: t/silent\ntitle: Silent\ntopic: t\nsteps:\n"
         "  - code: x = 5\n"
         "    predict:\n      - ask: printed?\n        kind: stdout\n        answer: nothing\n"
         "      - ask: x?\n        kind: number\n        expect: x\n        answer: '5'\n")
-    proc = tutor("play", "--no-progress", str(lesson), stdin="nothing\n5\n")
+    proc = tutor("play", "--lang", lang, "--no-progress", str(lesson), stdin=f"{nothing}\n5\n")
     assert proc.returncode == 0, proc.stderr
     out = " ".join(proc.stdout.split())
-    assert out.count("correct") == 2, out
-    assert "nothing 5" not in out
-
-
-def test_play_takes_korean_nothing_as_a_whole_printed_output_answer(tmp_path: Path) -> None:
-    """출력 없음 ends a printed-output answer as `nothing` does (the judge reads it as
-    `nothing`; play read on, and swallowed the next answer into it)."""
-    lesson = tmp_path / "silent.yaml"
-    lesson.write_text(
-        "id: t/silent\ntitle: Silent\ntopic: t\nsteps:\n"
-        "  - code: x = 5\n"
-        "    predict:\n      - ask: printed?\n        kind: stdout\n        answer: nothing\n"
-        "      - ask: x?\n        kind: number\n        expect: x\n        answer: '5'\n")
-    proc = tutor("play", "--lang", "ko", "--no-progress", str(lesson), stdin="출력 없음\n5\n")
-    assert proc.returncode == 0, proc.stderr
-    out = " ".join(proc.stdout.split())
-    assert out.count("✓") == 2, out
-    assert "출력 없음 5" not in out
+    assert out.count(mark) == 2, out
+    assert f"{nothing} 5" not in out
 
 
 def test_play_never_gives_the_answer_in_a_try_again_message() -> None:

@@ -27,12 +27,8 @@ FAKE = str(Path(fake_play.__file__))
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("TUTOR_HOME", str(home))
-    monkeypatch.delenv("TUTOR_PATH", raising=False)
-    fake_play.install(monkeypatch.setattr)
-    return home
+def home(fake_play_home: Path) -> Path:
+    return fake_play_home
 
 
 def answers(home: Path) -> list[tuple[str, str]]:

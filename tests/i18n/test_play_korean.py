@@ -22,12 +22,8 @@ TYPED = "6\nhint\na, b, c\n네\nreveal\n"
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("TUTOR_HOME", str(home))
-    monkeypatch.delenv("TUTOR_PATH", raising=False)
-    fake_play.install(monkeypatch.setattr)
-    return home
+def home(fake_play_home: Path) -> Path:
+    return fake_play_home
 
 
 def play(monkeypatch, capsys, *args: str, typed: str = TYPED) -> tuple[int, str, str]:
