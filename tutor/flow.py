@@ -358,13 +358,12 @@ class LessonFlow:
         """The current question's live value as shown to the learner (a translated
         choice by its label)."""
         live = self._live_text()
-        observed = (self.outcome.live(self.prompt) if self.prompt is not None and
-                    self.prompt.labels and self.outcome is not None and
-                    not self.outcome.failure else None)
-        if observed is None or self.prompt is None:
+        prompt, outcome = self.prompt, self.outcome
+        observed = outcome.live(prompt) if prompt and prompt.labels and outcome else None
+        if prompt is None or observed is None or outcome is None or outcome.failure:
             return live
-        index = live_choice(observed, self.prompt.choices)
-        return self.prompt.labels[index] if index is not None else live
+        index = live_choice(observed, prompt.choices)
+        return prompt.labels[index] if index is not None else live
 
     def _live_text(self) -> str:
         """The live value as judged (a choice as in English): what progress records."""
