@@ -234,6 +234,20 @@ def test_a_korean_label_continues_under_itself_and_an_indented_line_keeps_its_in
     assert fill("    들여쓴 줄", 40) == "    들여쓴 줄"  # as textwrap keeps "    indented"
 
 
+def test_an_english_text_after_a_korean_label_is_wrapped_by_cells() -> None:
+    # `실제 값:  UFuncTypeError: Cannot cast ...` in `tutor play --lang ko`: the text is
+    # ASCII but its label is Hangul (2 cells a syllable), so its first line was 83 cells
+    from tutor.wrap import cells
+
+    message = ("UFuncTypeError: Cannot cast ufunc 'add' output from dtype('float64') "
+               "to dtype('int64') with casting rule 'same_kind'")
+    for width in range(40, 81):
+        lines = fill(message, width, "  실제 값:  ").splitlines()
+        assert all(cells(line) <= width for line in lines), (width, lines)
+        assert all(line.startswith(" " * cells("  실제 값:  ")) for line in lines[1:]), lines
+        assert " ".join(" ".join(lines).split()) == "실제 값: " + message
+
+
 def test_a_korean_title_line_fits_the_terminal() -> None:
     from tutor.wrap import cells
 

@@ -70,11 +70,11 @@ SPACES = re.compile(r"[ \t]+")  # where a line may break (never at KEEP, a no-br
 
 
 def _wrap(line: str, width: int, lead: str, rest: str) -> list[str]:
-    """textwrap's wrapping, by terminal columns where the text has wide characters
-    (Korean: a line of 40 Hangul syllables is 80 columns wide).  Lines break only at
+    """textwrap's wrapping, by terminal columns where the text or its lead has wide
+    characters (Korean: a line of 40 Hangul syllables is 80 columns wide).  Lines break only at
     ASCII spaces, as textwrap's do: never inside a word (a Hangul syllable, a code
     span joined to its particle: `grad_fn`이), never at a no-break space (`keep`)."""
-    if cells(line) == len(line):
+    if all(cells(text) == len(text) for text in (line, lead, rest)):  # (a Korean label too)
         return textwrap.wrap(line, width, initial_indent=lead, subsequent_indent=rest,
                              break_long_words=False, break_on_hyphens=False)
     indent = line[:len(line) - len(line.lstrip(" "))]  # (kept, as textwrap keeps it)
