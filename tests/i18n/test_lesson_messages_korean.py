@@ -101,3 +101,19 @@ def test_lint_says_the_loaders_checks_in_korean_and_json_in_english(tmp_path: Pa
     proc = subprocess.run([*run, "--json", str(path)], text=True, capture_output=True,
                           env=env, timeout=120)
     assert "expected a list, got 'just text'" in [p["message"] for p in json.loads(proc.stdout)]
+
+
+def test_the_kernels_liveness_and_start_messages_are_korean(korean: None) -> None:
+    import os
+    import time
+
+    from tutor.kernel import spawn
+    from tutor.kernel.liveness import Liveness
+
+    live = Liveness(os.getpid(), lambda seq: None)
+    live.last_heard -= 2
+    live.check(serving=True)
+    live.pinged_at = time.monotonic() - 60
+    why = live.check(serving=True) or ""
+    assert why.startswith("응답 없음 (") and why.endswith("초 동안 답이 없음: 멈춤)"), why
+    assert spawn.Spawner._exit(None, None) == "응답하지 않았습니다"  # type: ignore[arg-type]
