@@ -146,3 +146,27 @@ def test_an_unreadable_tensor_is_told_in_korean_once(ko, typed: str, said: str) 
     assert message.count("적어 주세요") == 1
     i18n.set_language(i18n.ENGLISH)
     assert "expected ']'" in judge(JudgeSpec(kind="tensor"), "[1, 2", live).message
+
+
+def test_nothing_printed_is_said_in_korean(ko) -> None:
+    spec = JudgeSpec(kind="stdout")
+    assert judge(spec, "hello", {"type": "str", "value": ""}).message == \
+        "입력한 답은 'hello', 실제 출력은 '출력 없음'입니다."
+    assert judge(spec, "출력 없음", {"type": "str", "value": "hi\n"}).message == \
+        "입력한 답은 '출력 없음', 실제 출력은 'hi'입니다."
+    i18n.set_language(i18n.ENGLISH)
+    assert judge(spec, "hello", {"type": "str", "value": ""}).message == \
+        "You said 'hello'; it printed 'nothing'."
+
+
+def test_the_printed_output_prompt_names_the_korean_word(ko) -> None:
+    said = i18n._("type the printed lines, one per line or separated by commas, then an "
+                  "empty line (or: nothing); or hint, reveal, quit")
+    assert "(출력이 없으면: 출력 없음)" in said and "nothing" not in said
+
+
+def test_tutor_list_names_where_a_pack_comes_from_in_korean(home, monkeypatch,
+                                                           capsys) -> None:
+    assert main(["--lang", "ko", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "(기본 제공: " in out and "(bundled: " not in out
