@@ -98,8 +98,9 @@ def test_the_legends_read_as_the_reviewer_asked(korean: None,
 
 
 def test_picture_requests_are_told_in_korean(korean: None) -> None:
-    with pytest.raises(ValueError, match="알 수 없는 그림"):
+    with pytest.raises(ValueError, match="알 수 없는 그림") as info:
         parse_show(":grahp z")
+    assert "(또는 `:storage EXPR`)" in str(info.value) and " or " not in str(info.value)
     with pytest.raises(ValueError, match="식이 필요합니다"):
         parse_show(":graph")
 

@@ -44,8 +44,8 @@ class ShowSpec:
 def usage(colon: str = "") -> str:
     """The picture requests, as a lesson's `show:` writes them or (`colon=":"`) as they
     are typed at a `:` prompt."""
-    return (f"`{colon}graph EXPR`, `{colon}storage` (or `{colon}storage EXPR`) "
-            f"or `{colon}tree EXPR`")
+    return _("`{c}graph EXPR`, `{c}storage` (or `{c}storage EXPR`) or `{c}tree EXPR`").format(
+        c=colon)
 
 
 def parse_show(text: str) -> ShowSpec:
