@@ -117,3 +117,15 @@ def test_the_kernels_liveness_and_start_messages_are_korean(korean: None) -> Non
     why = live.check(serving=True) or ""
     assert why.startswith("응답 없음 (") and why.endswith("초 동안 답이 없음: 멈춤)"), why
     assert spawn.Spawner._exit(None, None) == "응답하지 않았습니다"  # type: ignore[arg-type]
+
+
+@pytest.mark.kernel
+def test_checks_kernel_line_is_korean(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TUTOR_PATH", "LANG", "LC_ALL", "LC_MESSAGES")}
+    env.update(TUTOR_LANG="ko", TUTOR_HOME=str(tmp_path / "home"))
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "samples/accumulate"],
+                          text=True, capture_output=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "\n커널: " in "\n" + proc.stdout + proc.stderr, proc.stderr
+    assert "kernel: " not in proc.stdout + proc.stderr
