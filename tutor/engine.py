@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
-from tutor.i18n import N_, _
+from tutor.i18n import ENGLISH, N_, _, language
 from tutor.judge import REGISTRY, Status, Verdict, display, judge
 from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
@@ -335,6 +335,24 @@ def shown_live(live: dict[str, Any] | None, kind: str) -> str:
     """A live value as a learner reads it: the judge's notation, cut to a size a screen
     (or a `check` report) can show."""
     return shorten(_as_read(display(live or {"type": "none"}, kind), kind))
+
+
+# live values whose notation is English words, as a person reads them in another language
+# (`spoken`); the notation itself stays in records, JSON and files
+SPOKEN = {"same_storage": {"yes": N_("yes (the same memory)"), "no": N_("no (separate memory)")},
+          "exception": {"no error": N_("no error")}}
+
+
+def spoken(text: str, kind: str) -> str:
+    """A live value as `shown_live` writes it, as a person reads it in the language
+    spoken: same_storage's `yes`/`no` as its prompt words them (예 (같은 메모리) / 아니요
+    (메모리가 따로임)), an exception prompt's `no error` (에러 없음).  English, and every
+    other value, unchanged.  Only for what a person reads: never for JSON, records or
+    files (they keep the judge's notation, whatever the language)."""
+    said = SPOKEN.get(kind, {}).get(text)
+    if said is None or language() == ENGLISH:
+        return text
+    return _(said)
 
 
 def _as_read(text: str, kind: str) -> str:

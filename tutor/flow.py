@@ -24,13 +24,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from tutor.engine import StepOutcome, judge_prompt, shown_live
+from tutor.engine import StepOutcome, judge_prompt, shown_live, spoken
 from tutor.i18n import _
 from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away, live_choice
 from tutor.judge.reading.words import text_key
 from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
 from tutor.lesson.vary import for_run
+from tutor.markup import plain_inline
 from tutor.pictures import ShowSpec, parse_show, suggest
 from tutor.progress import CONFIDENCES, Attempt
 from tutor.states import OUTCOMES, AnswerStatus, Judged, Outcome
@@ -136,7 +137,7 @@ def as_shown(prompt: Prompt, value: str) -> str:
     in a translation (`value` is a choice as judged, or any other text, kept)."""
     for label, choice in zip(prompt.labels, prompt.choices, strict=False):
         if value == choice:
-            return label
+            return plain_inline(label)  # (as the list of choices shows it)
     return value
 
 
@@ -335,6 +336,8 @@ class LessonFlow:
         record = self._attempt(outcome, text, expected, confidence)
         if self.prompt.labels:  # a translated choice: what was typed, as shown
             verdict = replace(verdict, answer=as_shown(self.prompt, verdict.answer))
+        # the live value as a person reads it (records keep the judge's notation)
+        verdict = replace(verdict, expected=spoken(verdict.expected, self.prompt.kind))
         state.attempts += 1
         state.answered = True
         state.outcome = outcome
@@ -361,9 +364,10 @@ class LessonFlow:
         prompt, outcome = self.prompt, self.outcome
         observed = outcome.live(prompt) if prompt and prompt.labels and outcome else None
         if prompt is None or observed is None or outcome is None or outcome.failure:
-            return live
+            return live if prompt is None else spoken(live, prompt.kind)
         index = live_choice(observed, prompt.choices)
-        return prompt.labels[index] if index is not None else live
+        # a label as the list of choices shows it: its inline marks (`code`) dropped
+        return plain_inline(prompt.labels[index]) if index is not None else live
 
     def _live_text(self) -> str:
         """The live value as judged (a choice as in English): what progress records."""

@@ -293,6 +293,7 @@ TOOL_STRINGS = {
     ("tutor/engine.py", "<pack setup>"),  # a file name in tracebacks
     ("tutor/engine.py", " \\((if |the `setup:`)[^()]*(\\([^()]*\\)[^()]*)*\\)$"),
     ("tutor/engine.py", " cannot run before step "),  # a programming error (ValueError)
+    ("tutor/engine.py", "no error"),  # the judge's notation, a key of SPOKEN (said with N_)
     # the kernel's wire protocol going wrong: quoted inside a translated sentence
     ("tutor/kernel/run.py", "a message with id "),
     ("tutor/kernel/run.py", " arrived while request "),

@@ -168,12 +168,12 @@ def test_lint_on_the_cli_reports_a_stale_pack_translation(pack: Path, capsys) ->
 def test_list_and_progress_show_the_korean_pack_title_or_mark_the_english(
         pack: Path, tutor_home: Path, capsys) -> None:
     assert main(["--lang", "ko", "list", "--path", str(pack)]) == 0
-    assert "\n한국어 UI fixtures  (path: " in capsys.readouterr().out
+    assert "\n한국어 UI fixtures  (--path: " in capsys.readouterr().out
     assert main(["--lang", "ko", "progress", "--path", str(pack)]) == 0
     assert "\n한국어 UI fixtures\n" in capsys.readouterr().out
     (pack / "pack.ko.yaml").unlink()
     assert main(["--lang", "ko", "list", "--path", str(pack)]) == 0
-    assert "\nUI fixtures (영어)  (path: " in capsys.readouterr().out
+    assert "\nUI fixtures (영어)  (--path: " in capsys.readouterr().out
     assert main(["--lang", "en", "list", "--path", str(pack)]) == 0
     assert "\nUI fixtures  (path: " in capsys.readouterr().out
 

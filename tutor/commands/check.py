@@ -209,7 +209,8 @@ def run(args: argparse.Namespace) -> int:
                               "time").format(n=len(catalog.lessons), torch=info.get("torch_full"),
                                              python=info.get("python"), jobs=max(1, args.jobs)),
           file=progress)
-    print(f"kernel: {kernel.describe_mode()}; {kernel.describe_cuda()}", file=progress)
+    print(_("kernel: {mode}; {cuda}").format(mode=kernel.describe_mode(),
+                                             cuda=kernel.describe_cuda()), file=progress)
     if info.get("numpy_error"):  # (torch built against NumPy 1, NumPy 2 installed)
         print(f"numpy: {info['numpy_error']}: " + _("lessons that use NumPy are skipped (a "
                                                      "torch older than 2.3 needs numpy<2)"),

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 
 from tutor.commands.common import add_path_option, catalog_for, print_problems, print_warnings
-from tutor.i18n import _, pack_title
+from tutor.i18n import N_, _, pack_title
 from tutor.safetext import json_dumps
+
+# where a pack was found, as listed (`TUTOR_PATH` and `entry point NAME` as they are)
+SOURCES = {"bundled": N_("bundled"), "path": N_("path")}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
             pack = catalog.pack_of[lesson.id]
             if pack is not current:
                 current = pack
-                print(f"\n{pack_title(pack.title, pack.lang)}  ({pack.source}: {pack.directory})")
+                source = _(SOURCES[pack.source]) if pack.source in SOURCES else pack.source
+                print(f"\n{pack_title(pack.title, pack.lang)}  ({source}: {pack.directory})")
             level = _("level {n}").format(n=lesson.level)
             print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, {level}]")
         print("\n" + _("{lessons} lessons in {packs} packs").format(

@@ -54,8 +54,8 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
     if not isinstance(text, str):
         raise InvalidPrediction("Type an answer.")
     check_length(text)
-    text = korean.english(text, spec.kind)  # 네, 에러 없음, 모르겠어요: as in English
-    if not kind.verbatim and hedges(text) and \
+    typed, text = text, korean.english(text, spec.kind)  # 네, 에러 없음: as in English
+    if not kind.verbatim and (hedges(text) or korean.hedges(typed)) and \
             text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
         raise InvalidPrediction(_HEDGE, how=False)
     return kind.read(text, spec)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from tutor.kernel.words import _
+
 PING_EVERY = 1.0  # seconds of quiet on the control channel before a ping
 HANG_AFTER = 5.0  # seconds a ping may go unanswered (the zygote answers in microseconds)
 
@@ -92,5 +94,5 @@ class Liveness:
                     pass  # (a closed channel is noticed by the reader)
             return None
         if now - self.pinged_at > HANG_AFTER:
-            return f"stopped answering (no reply for {HANG_AFTER:g} s: hung)"
+            return _("stopped answering (no reply for {n} s: hung)").format(n=f"{HANG_AFTER:g}")
         return None

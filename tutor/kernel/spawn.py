@@ -34,6 +34,7 @@ from tutor.kernel.errors import KernelDead, KernelError, describe_exit, kill_tre
 from tutor.kernel.liveness import HANG_AFTER, PING_EVERY, process_state
 from tutor.kernel.replies import BadReply, check_kernel_info, need_int
 from tutor.kernel.run import Session
+from tutor.kernel.words import N_, _
 
 if TYPE_CHECKING:
     from tutor.kernel.errors import ExitInfo
@@ -45,7 +46,7 @@ POOL_SIZE = 2  # CPU workers kept ready in spawn mode
 CUDA_POOL_SIZE = 1  # CUDA workers kept ready once a CUDA run was asked for
 HISTORY = 256  # pids of recent workers remembered (for tests and diagnostics)
 SIGNALS = os.name == "posix"  # a signal can interrupt or kill one process (and its group)
-STOPPED = "was stopped (by SIGSTOP, or a debugger)"
+STOPPED = N_("was stopped (by SIGSTOP, or a debugger)")
 
 
 class SpawnedSession(Session):
@@ -195,7 +196,8 @@ class Pool:
         except StartFailed as exc:
             error = exc
         except Exception as exc:  # noqa: BLE001 - reported to whoever waits for a worker
-            error = StartFailed(f"the lesson's process did not start: {exc}")
+            error = StartFailed(_("the lesson's process did not start: {error}").format(
+                error=exc))
         with self.cond:
             self.starting -= 1
             if worker is not None and self.closed:
@@ -240,11 +242,12 @@ class Pool:
                 if worker is not None:
                     break
                 if self.closed:
-                    raise KernelDead("the kernel was shut down")
+                    raise KernelDead(_("the kernel was shut down"))
                 if self.fatal:
                     raise KernelDead(self.fatal)
                 if self.failures > self.spawner.kernel.restart_limit:
-                    raise KernelDead(f"lesson processes keep failing to start: {self.failure}")
+                    raise KernelDead(_("lesson processes keep failing to start: {why}").format(
+                        why=self.failure))
                 if self.starting == 0:
                     self.cond.release()
                     try:
@@ -254,8 +257,8 @@ class Pool:
                     continue
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise KernelError(f"no lesson process was ready within {timeout:.0f} s"
-                                      + (f" ({self.failure})" if self.failure else ""),
+                    raise KernelError(_("no lesson process was ready within {n} s").format(
+                        n=f"{timeout:.0f}") + (f" ({self.failure})" if self.failure else ""),
                                       "not_started")
                 self.cond.wait(remaining)
         self.fill()  # its replacement starts now
@@ -326,8 +329,8 @@ class Spawner:
             channel.close()
             proc.kill()
             proc.wait()
-            raise StartFailed(f"a lesson process {STOPPED} while it started, so it was "
-                              "killed and replaced") from None
+            raise StartFailed(_("a lesson process {stopped} while it started, so it was "
+                                "killed and replaced").format(stopped=_(STOPPED))) from None
         except (ChannelClosed, ChannelTimeout):
             channel.close()
             try:
@@ -339,8 +342,8 @@ class Spawner:
             fatal = launch.describe_failure(self.kernel.python, code, self.kernel.log_tail())
             if fatal:
                 raise StartFailed(fatal, fatal=True) from None
-            raise StartFailed(f"the lesson's process did not start ({self._exit(code)})"
-                              + self._tail()) from None
+            raise StartFailed(_("the lesson's process did not start ({why})").format(
+                why=self._exit(code)) + self._tail()) from None
         finally:
             with self._lock:
                 self.starting.discard(proc.pid)
@@ -353,7 +356,8 @@ class Spawner:
             channel.close()
             proc.kill()
             proc.wait()
-            raise StartFailed(f"the lesson's process did not start properly: {exc}") from None
+            raise StartFailed(_("the lesson's process did not start properly: {error}").format(
+                error=exc)) from None
         return Worker(proc, channel, info)
 
     @staticmethod
@@ -373,7 +377,7 @@ class Spawner:
 
     def _exit(self, code: int | None) -> str:
         if code is None:
-            return "it did not answer"
+            return _("it did not answer")
         return describe_exit(code if code >= 0 else None, -code if code < 0 else None)
 
     def _tail(self) -> str:
@@ -397,7 +401,7 @@ class Spawner:
         except ChannelClosed:
             worker.discard()
             remove_tree(workdir, 1.0)
-            raise KernelError("the lesson's process ended before its run started",
+            raise KernelError(_("the lesson's process ended before its run started"),
                               "not_started") from None
         return SpawnedSession(self.kernel, worker, workdir)
 

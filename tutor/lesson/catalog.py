@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tutor.i18n import _
 from tutor.lesson.files import PACK_FILE, SUFFIXES, lesson_files, not_a_lesson, pack_manifest
 from tutor.lesson.index import LessonIndex, stamp
 from tutor.lesson.installed import ENTRY_POINT_GROUP, InstalledPack, installed_packs, same_pack
@@ -68,8 +69,9 @@ class Catalog:
 
         fresh = load_lesson(lesson.file)
         if fresh.id != lesson_id:
-            raise LessonError.at(display_name(lesson.file), f"the file now holds lesson "
-                                 f"{fresh.id!r}, not {lesson_id!r}: reopen the catalog")
+            raise LessonError.at(display_name(lesson.file), _(
+                "the file now holds lesson {found}, not {wanted}: reopen the catalog").format(
+                    found=repr(fresh.id), wanted=repr(lesson_id)))
         self.lessons[self.lessons.index(lesson)] = fresh
         self.from_index.discard(lesson_id)
         return fresh
@@ -141,8 +143,9 @@ def _duplicate(file: Path, lesson_id: str, other: Path) -> LessonError:
 
     return LessonError.at(
         display_name(file),
-        f"duplicate lesson id {lesson_id!r}: already used by {display_name(other)}; ids must "
-        "be unique across all packs (rename one, e.g. with a pack prefix)",
+        _("duplicate lesson id {id}: already used by {other}; ids must be unique across all "
+          "packs (rename one, e.g. with a pack prefix)").format(
+              id=repr(lesson_id), other=display_name(other)),
         *_id_pos(file),
         "id",
     )
@@ -153,9 +156,9 @@ def _empty_pack(pack: InstalledPack) -> Problem:
 
     return Problem(
         pack.source, 1, 1, "",
-        f"holds no lessons: no lesson file in {pack.path}; a package built with setuptools "
-        "ships YAML files only when they are declared as package data (see \"Ship it as a "
-        "Python package\" in docs/authoring.md)", "warning")
+        _("holds no lessons: no lesson file in {path}; a package built with setuptools "
+          "ships YAML files only when they are declared as package data (see \"Ship it as a "
+          "Python package\" in docs/authoring.md)").format(path=pack.path), "warning")
 
 
 def load_catalog(
@@ -178,7 +181,7 @@ def load_catalog(
     manifests: dict[Path, Path | None] = {}  # each directory's pack.yaml, looked up once
     for root in _roots(list(paths or ()), with_env, bundled, catalog):
         if not root.path.exists():
-            catalog.errors.append(_error(str(root.path), "no such file or directory"))
+            catalog.errors.append(_error(str(root.path), _("no such file or directory")))
             continue
         files = lesson_files(root.path)
         if root.path.is_file() and not_a_lesson(root.path):
@@ -299,8 +302,9 @@ def find_lesson(ref: str, paths: Iterable[Path] = ()) -> Lesson:
         import difflib
 
         close = difflib.get_close_matches(ref, [x.id for x in catalog.lessons], n=3)
-        hint = f" Did you mean: {', '.join(close)}?" if close else " `tutor list` shows them all."
-        raise LessonError.at(ref, f"no lesson with id or path {ref!r}.{hint}")
+        message = (_("no lesson with id or path {ref}. Did you mean: {close}?") if close else
+                   _("no lesson with id or path {ref}. `tutor list` shows them all."))
+        raise LessonError.at(ref, message.format(ref=repr(ref), close=", ".join(close)))
     return lesson
 
 

@@ -20,7 +20,7 @@ from typing import Any, overload
 
 import yaml
 
-from tutor.i18n import language
+from tutor.i18n import N_, _, language
 from tutor.judge import Tolerance
 from tutor.lesson import format as fmt
 from tutor.lesson.files import pack_manifest
@@ -73,40 +73,44 @@ def read_text(path: Path, name: str) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
+        raise LessonError.at(name, _("cannot read the file: {why}").format(
+            why=exc.strerror or exc)) from None
     try:
         kind = os.fstat(fd).st_mode
         if stat.S_ISDIR(kind):
-            raise LessonError.at(name, "is a directory, not a lesson file")
+            raise LessonError.at(name, _("is a directory, not a lesson file"))
         if not stat.S_ISREG(kind):
-            raise LessonError.at(name, f"not a regular file (it is {_file_kind(kind)}): "
-                                 "a lesson file must be a plain .yaml file")
+            raise LessonError.at(name, _("not a regular file (it is {what}): a lesson file "
+                                         "must be a plain .yaml file").format(
+                                             what=_file_kind(kind)))
         with os.fdopen(os.dup(fd), "rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise LessonError.at(name, f"cannot read the file: {exc.strerror or exc}") from None
+        raise LessonError.at(name, _("cannot read the file: {why}").format(
+            why=exc.strerror or exc)) from None
     finally:
         os.close(fd)
     if len(raw) > MAX_FILE_BYTES:
         raise LessonError.at(
             name,
-            f"file too large (more than {MAX_FILE_BYTES:,} bytes, the most a lesson file "
-            "may have): split it into several lessons",
+            _("file too large (more than {n} bytes, the most a lesson file may have): split "
+              "it into several lessons").format(n=f"{MAX_FILE_BYTES:,}"),
         )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise LessonError.at(name, "not valid UTF-8: save the file as UTF-8", line=line) from None
+        raise LessonError.at(name, _("not valid UTF-8: save the file as UTF-8"),
+                             line=line) from None
     return text.removeprefix("\ufeff")
 
 
 def _file_kind(mode: int) -> str:
-    for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+    for test, what in ((stat.S_ISFIFO, N_("a FIFO")), (stat.S_ISCHR, N_("a character device")),
+                       (stat.S_ISBLK, N_("a block device")), (stat.S_ISSOCK, N_("a socket"))):
         if test(mode):
-            return what
-    return "not a plain file"
+            return _(what)
+    return _("not a plain file")
 
 
 def compose(text: str, name: str) -> yaml.Node:
@@ -120,8 +124,8 @@ def compose(text: str, name: str) -> yaml.Node:
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise LessonError.at(
                     name,
-                    "YAML anchors and aliases (&name, *name, <<) are not allowed in "
-                    "lesson files: write the value out",
+                    _("YAML anchors and aliases (&name, *name, <<) are not allowed in "
+                      "lesson files: write the value out"),
                     where.line + 1,
                     where.column + 1,
                 )
@@ -129,7 +133,7 @@ def compose(text: str, name: str) -> yaml.Node:
             if tag and tag != "!" and tag not in _STANDARD_TAGS:
                 raise LessonError.at(
                     name,
-                    f"custom YAML tag {tag!r} is not allowed",
+                    _("custom YAML tag {tag} is not allowed").format(tag=repr(tag)),
                     where.line + 1,
                     where.column + 1,
                 )
@@ -138,7 +142,7 @@ def compose(text: str, name: str) -> yaml.Node:
                 if documents > 1:
                     raise LessonError.at(
                         name,
-                        "only one YAML document per lesson file (found a second '---')",
+                        _("only one YAML document per lesson file (found a second '---')"),
                         where.line + 1,
                         where.column + 1,
                     )
@@ -147,7 +151,7 @@ def compose(text: str, name: str) -> yaml.Node:
                 if depth > MAX_DEPTH:
                     raise LessonError.at(
                         name,
-                        f"nested more than {MAX_DEPTH} levels deep",
+                        _("nested more than {n} levels deep").format(n=MAX_DEPTH),
                         where.line + 1,
                         where.column + 1,
                     )
@@ -156,11 +160,13 @@ def compose(text: str, name: str) -> yaml.Node:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         line, col, message = _syntax_error(text, exc)
-        raise LessonError.at(name, f"YAML syntax error: {message}", line, col) from None
+        raise LessonError.at(name, _("YAML syntax error: {message}").format(message=message),
+                             line, col) from None
     except yaml.YAMLError as exc:
-        raise LessonError.at(name, f"YAML error: {exc}") from None
+        raise LessonError.at(name, _("YAML error: {error}").format(error=exc)) from None
     if node is None:
-        raise LessonError.at(name, "the file is empty: a lesson needs id, title, topic and steps")
+        raise LessonError.at(name, _("the file is empty: a lesson needs id, title, topic and "
+                                     "steps"))
     return node
 
 
@@ -255,8 +261,9 @@ def never_raises(name: str) -> Iterator[None]:
     except LessonError:
         raise
     except (Exception, RecursionError) as exc:  # noqa: BLE001
-        raise LessonError.at(name, f"this file could not be read: {type(exc).__name__}: "
-                             f"{str(exc)[:300]} (a bug in tutor: please report it)") from None
+        raise LessonError.at(name, _("this file could not be read: {error} (a bug in tutor: "
+                                     "please report it)").format(
+                                         error=f"{type(exc).__name__}: {str(exc)[:300]}")) from None
 
 
 def display_name(path: Path) -> str:
@@ -295,10 +302,12 @@ def pack_setup(lesson_file: Path) -> Setup | None:
         if declared is None:  # nothing to run first: the lesson runs as it is
             return None
         first = exc.problems[0] if exc.problems else None
-        what = ("`setup:` cannot run" if declared.group(1) == "setup"
-                else "`modules:` cannot be given to its lessons")
-        return Setup("", manifest, 1, problem=f"{first or display_name(manifest)} (the pack's "
-                     f"manifest does not load, so its {what})")
+        why = (_("{problem} (the pack's manifest does not load, so its `setup:` cannot run)")
+               if declared.group(1) == "setup" else
+               _("{problem} (the pack's manifest does not load, so its `modules:` cannot be "
+                 "given to its lessons)"))
+        return Setup("", manifest, 1, problem=why.format(
+            problem=first or display_name(manifest)))
 
 
 def pack_modules(lesson_file: Path) -> tuple[Module, ...]:
@@ -316,7 +325,7 @@ def pack_modules(lesson_file: Path) -> tuple[Module, ...]:
 def _modules(data: dict[str, Any], v: Validation, path: Path) -> tuple[Module, ...]:
     out = []
     for name, source in (data.get("modules") or {}).items():
-        line, _ = v.inside(v.nodes[f"modules.{name}"], 1, 1)
+        line, _col = v.inside(v.nodes[f"modules.{name}"], 1, 1)
         out.append(Module(name, source, path, line))
     return tuple(out)
 

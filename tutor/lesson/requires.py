@@ -11,6 +11,7 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from tutor.i18n import _
 from tutor.lesson.model import Lesson, Prompt, Requires
 
 USES_NUMPY = re.compile(r"\bnumpy\b")  # `import numpy`, `t.numpy()`, `torch.from_numpy`
@@ -38,8 +39,9 @@ def numpy_note(info: Mapping[str, Any]) -> str:
     when the kernel found NumPy broken with its torch at start, else ""."""
     if not numpy_problem(info):
         return ""
-    return (f" · NumPy {info.get('numpy', '?')} does not work with this torch (lessons that "
-            "use NumPy are skipped; a torch older than 2.3 needs numpy<2)")
+    return " · " + _("NumPy {version} does not work with this torch (lessons that use NumPy "
+                     "are skipped; a torch older than 2.3 needs numpy<2)").format(
+                         version=info.get("numpy", "?"))
 
 
 def unmet(req: Requires, info: Mapping[str, Any], numpy: bool = False) -> str | None:
@@ -52,17 +54,19 @@ def unmet(req: Requires, info: Mapping[str, Any], numpy: bool = False) -> str | 
         try:
             ok = have is not None and Version(str(have)) in SpecifierSet(spec)
         except (InvalidSpecifier, InvalidVersion):
-            return f"requires.{name}: {spec!r} is not a valid version specifier"
+            return _("requires.{name}: {spec} is not a valid version specifier").format(
+                name=name, spec=repr(spec))
         if not ok:
-            return f"needs {name} {spec}, this kernel has {name} {have}"
+            return _("needs {name} {spec}, this kernel has {name} {have}").format(
+                name=name, spec=spec, have=have)
     if req.cuda and not info.get("cuda"):
-        return "needs a CUDA device, and none is available"
+        return _("needs a CUDA device, and none is available")
     if req.numpy or numpy:
         why = numpy_problem(info)
         if why:
-            return f"needs NumPy, which does not work with this torch: {why}"
+            return _("needs NumPy, which does not work with this torch: {why}").format(why=why)
         if info.get("numpy_missing"):
-            return "needs NumPy, which is not installed where the kernel runs"
+            return _("needs NumPy, which is not installed where the kernel runs")
     return None
 
 
@@ -80,7 +84,8 @@ def unmet_variant(lesson: Lesson, info: Mapping[str, Any]) -> str | None:
         if variant == lesson.variant:
             why = unmet(req, info)
             if why:
-                return f"{why} (for the values {describe(variant)})"
+                return _("{why} (for the values {values})").format(
+                    why=why, values=describe(variant))
     return None
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from tutor.i18n import _
+from tutor.i18n import N_, _
 from tutor.lesson.spec import AnyOf, Bool, Int, ListOf, MapOf, Num, Obj, Scalar, Str, Type, When
 
 
@@ -118,10 +118,10 @@ def _is_null(node: yaml.Node) -> bool:
 
 def _kind(node: yaml.Node) -> str:
     if isinstance(node, yaml.MappingNode):
-        return "a mapping"
+        return _("a mapping")
     if isinstance(node, yaml.SequenceNode):
-        return "a list"
-    return f"{node.value!r}" if len(node.value) < 40 else "a text"
+        return _("a list")
+    return f"{node.value!r}" if len(node.value) < 40 else _("a text")
 
 
 def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
@@ -134,7 +134,7 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
         return _validate_obj(node, spec, v, path)
     if isinstance(spec, ListOf):
         if not isinstance(node, yaml.SequenceNode):
-            v.error(node, path, f"expected a list, got {_kind(node)}")
+            v.error(node, path, _("expected a list, got {kind}").format(kind=_kind(node)))
             return None
         if len(node.value) < spec.min_items:
             v.error(node, path, _("needs at least {n} item(s)").format(n=spec.min_items))
@@ -155,7 +155,7 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
         return [validate(n, spec.item, v, join_path(path, i)) for i, n in enumerate(node.value)]
     if isinstance(spec, MapOf):
         if not isinstance(node, yaml.MappingNode):
-            v.error(node, path, f"expected a mapping, got {_kind(node)}")
+            v.error(node, path, _("expected a mapping, got {kind}").format(kind=_kind(node)))
             return None
         out: dict[str, Any] = {}
         for k, val in node.value:
@@ -166,13 +166,13 @@ def validate(node: yaml.Node, spec: Type, v: Validation, path: str = "") -> Any:
                 v.error(k, join_path(path, k.value), _("duplicate key {key}").format(
                     key=repr(k.value)))
             if spec.key_pattern and not re.fullmatch(spec.key_pattern, k.value):
-                v.error(k, join_path(path, k.value), f"{k.value!r} is not a valid name here"
-                        + (f": {spec.key_hint}" if spec.key_hint else ""))
+                v.error(k, join_path(path, k.value), _("{name} is not a valid name here").format(
+                    name=repr(k.value)) + (": " + _(spec.key_hint) if spec.key_hint else ""))
             out[k.value] = validate(val, spec.value, v, join_path(path, k.value))
         return out
     if not isinstance(node, yaml.ScalarNode):
-        v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}"
-                + _retyped(node, v))
+        v.error(node, path, _("expected {what}, got {kind}").format(
+            what=_scalar_name(spec), kind=_kind(node)) + _retyped(node, v))
         return None
     return _validate_scalar(node, spec, v, path)
 
@@ -183,14 +183,15 @@ def _retyped(node: yaml.Node, v: Validation) -> str:
     example = f": {json.dumps(written, ensure_ascii=False)}" if written else ""
     if isinstance(node, yaml.SequenceNode):
         if getattr(node, "flow_style", False):
-            return (f": YAML read this as a list because it starts with '['; to mean the "
-                    f"text, quote it{example}")
-        return ": YAML read the lines starting with '- ' as a list; to mean the text, quote it"
+            return ": " + _("YAML read this as a list because it starts with '['; to mean "
+                            "the text, quote it") + example
+        return ": " + _("YAML read the lines starting with '- ' as a list; to mean the text, "
+                        "quote it")
     if getattr(node, "flow_style", False):
-        return (f": YAML read this as a mapping because it starts with '{{'; to mean the "
-                f"text, quote it{example}")
-    return (": YAML read the `key: value` text as a mapping; to mean the text, quote it "
-            "(or write it as a `|` block)")
+        return ": " + _("YAML read this as a mapping because it starts with '{'; to mean the "
+                        "text, quote it") + example
+    return ": " + _("YAML read the `key: value` text as a mapping; to mean the text, quote it "
+                    "(or write it as a `|` block)")
 
 
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
@@ -225,7 +226,8 @@ def _comma_split(node: yaml.SequenceNode) -> list[list[str]] | None:
 
 
 def _scalar_name(spec: Type) -> str:
-    return {Int: "a whole number", Num: "a number", Bool: "true or false"}.get(type(spec), "text")
+    return _({Int: N_("a whole number"), Num: N_("a number"),
+              Bool: N_("true or false")}.get(type(spec), N_("text")))
 
 
 def _validate_any(node: yaml.Node, spec: AnyOf, v: Validation, path: str) -> Any:
@@ -236,7 +238,7 @@ def _validate_any(node: yaml.Node, spec: AnyOf, v: Validation, path: str) -> Any
             v.positions.update(trial.positions)
             v.nodes.update(trial.nodes)
             return value
-    v.error(node, path, spec.doc or "does not match any allowed form")
+    v.error(node, path, _(spec.doc) if spec.doc else _("does not match any allowed form"))
     return None
 
 
@@ -247,12 +249,14 @@ def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str
         if not _plain(node) or not (_INT if whole else _FLOAT).match(text) or (
                 not whole and not math.isfinite(float(text))):
             quoted = "" if _plain(node) or not (_INT if whole else _FLOAT).match(text) else (
-                ": the quotes make it text; remove them")
-            v.error(node, path, f"expected {_scalar_name(spec)}, got {_kind(node)}{quoted}")
+                ": " + _("the quotes make it text; remove them"))
+            v.error(node, path, _("expected {what}, got {kind}").format(
+                what=_scalar_name(spec), kind=_kind(node)) + quoted)
             return None
         if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
-            v.error(node, path, f"number too large ({len(text):,} digits)"
-                    + (f": must be between {spec.min} and {spec.max}"
+            v.error(node, path, _("number too large ({n} digits)").format(n=f"{len(text):,}")
+                    + (": " + _("must be between {low} and {high}").format(
+                        low=spec.min, high=spec.max)
                        if spec.min is not None and spec.max is not None else ""))
             return None
         value: int | float = int(text) if whole else float(text)
@@ -267,7 +271,7 @@ def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str
         low = text.lower()
         if _plain(node) and low in _TRUE | _FALSE:
             return low in _TRUE
-        v.error(node, path, f"expected true or false, got {_kind(node)}")
+        v.error(node, path, _("expected true or false, got {kind}").format(kind=_kind(node)))
         return None
     assert isinstance(spec, (Str, Scalar)), spec
     if isinstance(spec, Str) and _is_null(node):
@@ -287,14 +291,16 @@ def _validate_scalar(node: yaml.ScalarNode, spec: Type, v: Validation, path: str
                 text=repr(text), close=repr(close[0]) if close else "", allowed=allowed))
             return None
         if spec.pattern and not re.fullmatch(spec.pattern, text):
-            v.error(node, path, f"{text!r} is not valid: {spec.pattern_hint or spec.pattern}")
+            v.error(node, path, _("{text} is not valid: {hint}").format(
+                text=repr(text), hint=_(spec.pattern_hint) if spec.pattern_hint else spec.pattern))
             return None
     return text
 
 
 def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
     if not isinstance(node, yaml.MappingNode):
-        v.error(node, path, f"expected a mapping ({spec.name or 'object'}), got {_kind(node)}")
+        v.error(node, path, _("expected a mapping ({name}), got {kind}").format(
+            name=spec.name or "object", kind=_kind(node)))
         return None
     out: dict[str, Any] = {}
     for k, val in node.value:
@@ -326,8 +332,8 @@ def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
         out[key] = validate(val, f.type, v, key_path)
     for key, f in spec.fields.items():
         if f.required and key not in out:
-            v.error(node, path, f"missing required key {key!r}: add `{key}:`"
-                    + (f" ({f.doc.rstrip('.')})" if f.doc else ""))
+            v.error(node, path, _("missing required key {key}: add `{name}:`").format(
+                key=repr(key), name=key) + (f" ({_(f.doc).rstrip('.')})" if f.doc else ""))
     keys: dict[str, tuple[yaml.Node, yaml.Node]] = {
         k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
     for rule in spec.rules:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tutor.i18n import _
 from tutor.pictures.graph import render_graph
 from tutor.pictures.model import Line, Picture, Segment, line_text, wrap
 from tutor.pictures.storage import render_storage
@@ -43,8 +44,8 @@ class ShowSpec:
 def usage(colon: str = "") -> str:
     """The picture requests, as a lesson's `show:` writes them or (`colon=":"`) as they
     are typed at a `:` prompt."""
-    return (f"`{colon}graph EXPR`, `{colon}storage` (or `{colon}storage EXPR`) "
-            f"or `{colon}tree EXPR`")
+    return _("`{c}graph EXPR`, `{c}storage` (or `{c}storage EXPR`) or `{c}tree EXPR`").format(
+        c=colon)
 
 
 def parse_show(text: str) -> ShowSpec:
@@ -52,23 +53,25 @@ def parse_show(text: str) -> ShowSpec:
     an error's examples then have one too, so they can be typed as shown)."""
     colon = ":" if text.strip().startswith(":") else ""
     words = text.strip().removeprefix(":").strip()
-    what, _, expr = words.partition(" ")
+    what, _sep, expr = words.partition(" ")
     what, expr = what.strip().lower(), expr.strip()
     if what not in KINDS:
-        raise ValueError(f"unknown picture {what!r}: use {usage(colon)}")
+        raise ValueError(_("unknown picture {what}: use {usage}").format(
+            what=repr(what), usage=usage(colon)))
     if not expr and what != "storage":
-        raise ValueError(f"`{colon}{what}` needs an expression, e.g. `{colon}{what} "
-                         f"{'z' if what == 'graph' else 'model'}`")
+        raise ValueError(_("`{what}` needs an expression, e.g. `{example}`").format(
+            what=colon + what, example=f"{colon}{what} {'z' if what == 'graph' else 'model'}"))
     if expr:
         try:
             ast.parse(expr, mode="eval")
         except SyntaxError as exc:
-            raise ValueError(f"`{expr}` is not a Python expression: {exc.msg}") from None
+            raise ValueError(_("`{expr}` is not a Python expression: {error}").format(
+                expr=expr, error=exc.msg)) from None
     return ShowSpec(what, expr or None)
 
 
 def _error(data: dict[str, Any], width: int) -> Picture:
-    pic = Picture("error", "cannot draw this picture", width=width)
+    pic = Picture("error", _("cannot draw this picture"), width=width)
     pic.extend(wrap(f"{data.get('name', 'Error')}: {data.get('message', '')}", width,
                     indent="  ", style="bad"))
     return pic
@@ -91,8 +94,8 @@ def render(data: Mapping[str, Any], width: int = 80) -> Picture:
         return render_tree(data, width)
     if kind == "exception":
         return _error(data, width)
-    pic = Picture("error", "cannot draw this picture", width=width)
-    pic.add(Segment(f"unexpected data of type {kind!r}", "bad"))
+    pic = Picture("error", _("cannot draw this picture"), width=width)
+    pic.add(Segment(_("unexpected data of type {kind}").format(kind=repr(kind)), "bad"))
     return pic
 
 

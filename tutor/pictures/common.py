@@ -38,10 +38,6 @@ def grad(g: dict[str, Any] | None) -> str:
     return f"tensor {shape(g['shape'])}"
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (words or word + 's')}"
-
-
 def names(ns: list[str], limit: int = 3) -> str:
     if len(ns) <= limit:
         return ", ".join(ns)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from tutor.i18n import N_, _, ngettext
 from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, names, shape
 from tutor.pictures.model import GRAD_FN_OF, Picture, Segment, seg, wrap
 
@@ -38,75 +39,81 @@ def _grad_fn_of(tensors: list[dict[str, Any]]) -> list[Segment]:
         return []
     if len(named) == 1:
         return [seg(" = ", "rule"), seg(f"{named[0]}.grad_fn", "name")]
-    return [seg(GRAD_FN_OF, "rule"), seg(names(named), "name")]
+    return [seg(_(GRAD_FN_OF), "rule"), seg(names(named), "name")]
 
 
 def _node_segments(node: dict[str, Any]) -> list[Segment]:
     parts = [seg(node["name"], "op")]
     var = node.get("variable")
     if var is not None:
-        who = var["names"][0] if var.get("names") else "(an unnamed leaf)"
+        who = var["names"][0] if var.get("names") else _("(an unnamed leaf)")
         g = var.get("grad")
         # the leaf's shape while its grad is None (a grad shows it: values, `tensor [10, 10]`)
         size = f" · shape {shape(var['shape'])}" if var.get("shape") and g is None else ""
         parts += [seg(" → ", "rule"), seg(f"{who}.grad", "leaf"),
                   seg(f" = {grad(g)}"), seg(size, "dim")]
         if len(var.get("names", [])) > 1:
-            parts.append(seg(f" (also {names(var['names'][1:])})", "dim"))
+            parts.append(seg(" " + _("(also {names})").format(names=names(var["names"][1:])),
+                             "dim"))
         if var.get("hooks"):
-            parts.append(seg(f" · {var['hooks']} hook{'s' * (var['hooks'] > 1)}", "warn"))
+            n = var["hooks"]
+            parts.append(seg(" · " + ngettext("{n} hook", "{n} hooks", n).format(n=n), "warn"))
     tensors = node.get("tensors") or []
     parts += _grad_fn_of(tensors)
     for t in tensors:
         who = t["names"][0] if t.get("names") else "?"
         if t.get("retains_grad"):
-            parts.append(seg(f" · retains grad: {who}.grad = {grad(t.get('grad'))}", "leaf"))
+            parts.append(seg(" · " + _("retains grad: {name}.grad = {grad}").format(
+                name=who, grad=grad(t.get("grad"))), "leaf"))
         if t.get("hooks"):
-            parts.append(seg(f" · {t['hooks']} hook{'s' * (t['hooks'] > 1)} on {who}", "warn"))
+            n = t["hooks"]
+            parts.append(seg(" · " + ngettext("{n} hook on {name}", "{n} hooks on {name}", n)
+                             .format(n=n, name=who), "warn"))
     saved = node.get("saved")
     modified = [n for n in node.get("saved_modified") or [] if isinstance(n, str)]
     what = ", ".join(n for n in node.get("saved_names") or [] if n not in modified)
     if saved == "kept":
         if what:
-            parts.append(seg(f" · saved: {what}", "dim"))
+            parts.append(seg(" · " + _("saved: {names}").format(names=what), "dim"))
         if modified:
-            parts.append(seg(f" · ✗ changed in place since saved: {', '.join(modified)}",
-                             "bad"))
+            parts.append(seg(" · ✗ " + _("changed in place since saved: {names}").format(
+                names=", ".join(modified)), "bad"))
     elif saved == "freed":
-        parts.append(seg(f" · ✗ freed: {what}", "bad"))
+        parts.append(seg(" · ✗ " + _("freed: {names}").format(names=what), "bad"))
     return parts
 
 
 # what the saved tensors' names (the arguments of torch's derivative formulas) mean
-ARGUMENTS = {"self": "the operation's first input", "other": "its second input",
-             "result": "its output", "exponent": "pow's exponent",
-             "mat1": "a matrix product's first matrix", "mat2": "its second matrix"}
+ARGUMENTS = {"self": N_("the operation's first input"), "other": N_("its second input"),
+             "result": N_("its output"), "exponent": N_("pow's exponent"),
+             "mat1": N_("a matrix product's first matrix"), "mat2": N_("its second matrix")}
 
 
 def _name_key(nodes: Iterable[dict[str, Any]]) -> str:
     """The saved names the nodes show (`self`, `other`, `result`: torch's argument
     names), said once in words above the legend; "" when none is shown."""
     used = {n for node in nodes for n in node.get("saved_names") or []}
-    said = [f"{name} = {ARGUMENTS[name]}" for name in ARGUMENTS if name in used]
-    return f"saved names: {', '.join(said)}" if said else ""
+    said = [f"{name} = {_(ARGUMENTS[name])}" for name in ARGUMENTS if name in used]
+    return _("saved names: {names}").format(names=", ".join(said)) if said else ""
 
 
 def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
     expr = data.get("expr") or "?"
     root = data.get("root")
-    pic = Picture("graph", f"autograd graph of {expr}: what {expr}.backward() walks",
-                  width=width)
+    pic = Picture("graph", _("autograd graph of {expr}: what {expr}.backward() walks")
+                  .format(expr=expr), width=width)
     tensor = data.get("tensor") or {}
     if root is None:
         if data.get("note") == "no_grad":
             pic.extend(wrap(_no_graph(expr, str(tensor.get("dtype") or "")), width))
         elif data.get("note") == "leaf":
-            pic.add(seg(expr, "leaf"), seg(" is a leaf: it has no grad_fn. ", "dim"),
+            pic.add(seg(expr, "leaf"), seg(_(" is a leaf: it has no grad_fn. "), "dim"),
                     seg(f"{expr}.grad = {grad(tensor.get('grad'))}"))
-            pic.extend(wrap(f"Graphs built from {expr} end in an AccumulateGrad node for it "
-                            f"(the node that fills {expr}.grad).", width, style="dim"))
+            pic.extend(wrap(_("Graphs built from {expr} end in an AccumulateGrad node for it "
+                              "(the node that fills {expr}.grad).").format(expr=expr),
+                            width, style="dim"))
         else:
-            pic.add(seg("(no graph)", "dim"))
+            pic.add(seg(_("(no graph)"), "dim"))
         return pic
 
     nodes = {n["id"]: n for n in data.get("nodes", [])}
@@ -126,7 +133,8 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
             else:  # named as where it was first shown
                 label += _grad_fn_of(node.get("tensors") or [])
             pic.add_flowing((seg(prefix + branch, "rule"), *label,
-                             seg(" ↑ again (shown above)", "dim")), lead=child_prefix + BLANK)
+                             seg(" ↑ " + _("again (shown above)"), "dim")),
+                            lead=child_prefix + BLANK)
             return
         shown.add(node_id)
         nxt = node.get("next", [])
@@ -137,23 +145,25 @@ def render_graph(data: dict[str, Any], width: int = 80) -> Picture:
 
     walk(root, "", "")
     if data.get("truncated"):
-        pic.add(seg(f"… (only the first {len(nodes)} nodes are shown)", "dim"))
+        pic.add(seg("… " + _("(only the first {n} nodes are shown)").format(n=len(nodes)),
+                    "dim"))
     saved = data.get("saved")  # what is, not what a backward() would do next
     key = _name_key(nodes.values())
     if key and saved in ("freed", "kept"):
         pic.extend(wrap(key, width, "  ", "dim"))
     if saved == "freed":
-        pic.extend(wrap("saved tensors freed: a backward() without retain_graph=True has run "
-                        "through this graph and released what its nodes saved.",
+        pic.extend(wrap(_("saved tensors freed: a backward() without retain_graph=True has "
+                          "run through this graph and released what its nodes saved."),
                         width, "  ", "bad"))
     elif saved == "kept" and any(n.get("saved_modified") for n in nodes.values()):
-        pic.extend(wrap("saved tensors kept, but one was changed in place after it was saved "
-                        "(✗): a backward() through this graph will raise.", width, "  ", "bad"))
+        pic.extend(wrap(_("saved tensors kept, but one was changed in place after it was "
+                          "saved (✗): a backward() through this graph will raise."),
+                        width, "  ", "bad"))
     elif saved == "kept":
-        pic.extend(wrap("saved tensors kept: the nodes still hold what they saved for "
-                        "backward.", width, "  ", "ok"))
+        pic.extend(wrap(_("saved tensors kept: the nodes still hold what they saved for "
+                          "backward."), width, "  ", "ok"))
     else:
-        pic.extend(wrap("nothing saved: none of these nodes keeps a tensor for backward.",
+        pic.extend(wrap(_("nothing saved: none of these nodes keeps a tensor for backward."),
                         width, "  ", "ok"))
     return pic
 
@@ -162,9 +172,11 @@ def _no_graph(expr: str, dtype: str) -> str:
     """Why a tensor that does not require grad has no graph: for an integer or bool
     tensor the dtype alone says it; otherwise only the possible causes can be named."""
     if dtype.startswith(INTEGER):
-        return (f"{expr} is {dtype}: only floating-point and complex tensors can require "
-                "grad, so no graph leads to it (an op with an integer or bool result, such "
-                "as .long() or a comparison, is not differentiable).")
-    return (f"{expr} does not require grad: there is no graph behind it. (A tensor has none "
-            "when nothing it was computed from requires grad, when it was computed under "
-            "torch.no_grad() or inference_mode(), or when it came from detach() or .data.)")
+        return _("{expr} is {dtype}: only floating-point and complex tensors can require "
+                 "grad, so no graph leads to it (an op with an integer or bool result, such "
+                 "as .long() or a comparison, is not differentiable).").format(
+                     expr=expr, dtype=dtype)
+    return _("{expr} does not require grad: there is no graph behind it. (A tensor has none "
+             "when nothing it was computed from requires grad, when it was computed under "
+             "torch.no_grad() or inference_mode(), or when it came from detach() or "
+             ".data.)").format(expr=expr)

@@ -15,10 +15,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from tutor.i18n import N_, _
+from tutor.i18n import width as cells
+
 ELLIPSIS = "…"
-GRAD_FN_OF = " = grad_fn of "  # a graph node held by several names: `= grad_fn of a, b`
-# what opens a fact of one entry: where a long entry may break
+GRAD_FN_OF = N_(" = grad_fn of ")  # a graph node held by several names: `= grad_fn of a, b`
+# what opens a fact of one entry: where a long entry may break (with GRAD_FN_OF as said)
 SEPARATORS = (" · ", " ↑ ", GRAD_FN_OF)
+
+
+def separators() -> tuple[str, ...]:
+    """SEPARATORS, with GRAD_FN_OF in the language spoken."""
+    return (*SEPARATORS, _(GRAD_FN_OF))
 
 
 @dataclass(frozen=True)
@@ -43,8 +51,9 @@ def line_text(ln: Line) -> str:
 
 
 def fit(ln: Line, width: int) -> Line:
-    """Cut a line to `width` characters, ending in an ellipsis when cut."""
-    total = sum(len(s.text) for s in ln)
+    """Cut a line to `width` terminal cells (Hangul takes two), ending in an ellipsis
+    when cut."""
+    total = sum(cells(s.text) for s in ln)
     if total <= width:
         return ln
     out: list[Segment] = []
@@ -52,21 +61,32 @@ def fit(ln: Line, width: int) -> Line:
     for s in ln:
         if room <= 0:
             break
-        out.append(Segment(s.text[:room], s.style))
-        room -= len(s.text[:room])
+        kept = head(s.text, room)
+        out.append(Segment(kept, s.style))
+        room -= cells(kept)
     out.append(Segment(ELLIPSIS, "dim"))
     return tuple(out)
 
 
+def head(text: str, room: int) -> str:
+    """The longest start of `text` that takes at most `room` cells."""
+    used = 0
+    for i, c in enumerate(text):
+        used += cells(c)
+        if used > room:
+            return text[:i]
+    return text
+
+
 def wrap(text: str, width: int, indent: str = "", style: str = "") -> list[Line]:
-    """Word-wrap prose to `width` (continuation lines get `indent`)."""
+    """Word-wrap prose to `width` terminal cells (continuation lines get `indent`)."""
     words = text.split()
     lines: list[Line] = []
     current = ""
     for word in words:
         prefix = indent if lines else ""
         candidate = f"{current} {word}" if current else prefix + word
-        if current and len(candidate) > width:
+        if current and cells(candidate) > width:
             lines.append(line(seg(current, style)))
             current = indent + word
         else:
@@ -96,14 +116,14 @@ class Picture:
         entry). Only a fact too long for a line of its own is cut."""
         chunks: list[list[Segment]] = []
         for part in parts:
-            if not chunks or part.text.startswith(SEPARATORS):
+            if not chunks or part.text.startswith(separators()):
                 chunks.append([part])
             else:
                 chunks[-1].append(part)
         current: list[Segment] = []
         for chunk in chunks:
-            size = sum(len(s.text) for s in chunk)
-            if current and sum(len(s.text) for s in current) + size > self.width:
+            size = sum(cells(s.text) for s in chunk)
+            if current and sum(cells(s.text) for s in current) + size > self.width:
                 self.lines.append(fit(tuple(current), self.width))
                 first = chunk[0]
                 current = [Segment(lead, "rule"),

@@ -19,10 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, names, plural, shape
-from tutor.pictures.model import Picture, seg, wrap
+from tutor.i18n import N_, _, ngettext, pad
+from tutor.i18n import width as text_width
+from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, names, shape
+from tutor.pictures.model import Picture, head, seg, wrap
 
 BAR_CELLS = 16
+# the table's column headings, and that of the notes after them
+HEADERS = (N_("name"), N_("memory"), N_("shape"), N_("stride"), N_("offset"))
+NOTES = N_("notes")
 
 
 def _bar(t: dict[str, Any], nbytes: int, unit: int, cells: int) -> str:
@@ -59,23 +64,23 @@ def _notes(t: dict[str, Any], owner: dict[str, Any] | None, shared: bool,
            dtype: str | None) -> str:
     notes = []
     if t.get("dtype") != dtype:
-        notes.append(f"as {t.get('dtype')}")
+        notes.append(_("as {dtype}").format(dtype=t.get("dtype")))
     if len(t.get("names", [])) > 1:
-        notes.append("one object, several names")
+        notes.append(_("one object, several names"))
     if t.get("is_view"):
         base = t.get("view_of")
-        notes.append(f"view of {base}" if base else "view")
+        notes.append(_("view of {name}").format(name=base) if base else _("view"))
     elif shared and owner is not None and owner is not t:
         # detach(), .data, a NumPy round trip: torch's docs count detach() among the
         # view ops (it shares the storage), but autograd keeps no `_base` for it
-        who = owner["names"][0] if owner.get("names") else "the first"
-        notes.append(f"shares {who}'s memory, ._base None")
+        who = owner["names"][0] if owner.get("names") else _("the first")
+        notes.append(_("shares {name}'s memory, ._base None").format(name=who))
     if t.get("grad_fn"):
         notes.append(t["grad_fn"])
     elif t.get("requires_grad"):
-        notes.append("leaf, requires grad")
+        notes.append(_("leaf, requires grad"))
     if "contiguous" in t and not t["contiguous"]:
-        notes.append("not contiguous")
+        notes.append(_("not contiguous"))
     return ", ".join(notes)
 
 
@@ -89,24 +94,29 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
     storages = sorted(data.get("storages", []), key=_label_order)
     n_tensors = sum(len(s["tensors"]) for s in storages)
     labelled = [s for s in storages if s.get("label")]
-    scope = f" of {data['expr']}" if data.get("expr") else ""
-    pic = Picture("storage", f"storage map{scope}: {plural(n_tensors, 'tensor')} on "
-                  f"{plural(len(labelled), 'storage')} (same label = same memory)", width=width)
+    counts = {"tensors": ngettext("{n} tensor", "{n} tensors", n_tensors).format(n=n_tensors),
+              "storages": ngettext("{n} storage", "{n} storages", len(labelled)).format(
+                  n=len(labelled))}
+    title = (_("storage map of {expr}: {tensors} on {storages} (same label = same memory)")
+             .format(expr=data["expr"], **counts) if data.get("expr") else
+             _("storage map: {tensors} on {storages} (same label = same memory)")
+             .format(**counts))
+    pic = Picture("storage", title, width=width)
     if not storages:
-        pic.add(seg("(no tensors in the lesson's namespace yet)", "dim"))
+        pic.add(seg(_("(no tensors in the lesson's namespace yet)"), "dim"))
         return pic
     shared = [s for s in labelled
               if sum(len(t.get("names") or ["?"]) for t in s["tensors"]) > 1]
     for s in shared:  # `a = c`: one object under two names; `A, B`: two tensors
         who = [" = ".join(t.get("names") or ["?"]) for t in s["tensors"]]
-        pic.add(seg("shared: ", "dim"), seg(s["label"], "op"), seg(" ← ", "rule"),
+        pic.add(seg(_("shared: "), "dim"), seg(s["label"], "op"), seg(" ← ", "rule"),
                 seg(names(who, 8), "name"))
     if not shared:
-        pic.add(seg("no two names share a storage", "dim"))
+        pic.add(seg(_("no two names share a storage"), "dim"))
 
     bar_max = BAR_CELLS if width >= 70 else 8
     rows: list[tuple[list[str], str]] = []  # (cells of the row, notes)
-    headers = ["name", "memory", "shape", "stride", "offset"]
+    headers = [_(h) for h in HEADERS]
     for s in storages:
         tensors = s["tensors"]
         nbytes = s.get("nbytes", 0)
@@ -124,18 +134,20 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
                 str(t["offset"]) if "offset" in t else "",
             ], _notes(t, owner, len(tensors) > 1, dtype)))
     # column widths: the name column gives way first when the table is too wide
-    cols = [max(len(headers[c]) + (3 if c == 0 else 0), *(len(r[0][c]) for r in rows))
+    cols = [max(text_width(headers[c]) + (3 if c == 0 else 0), *(text_width(r[0][c]) for r in rows))
             for c in range(5)]
     fixed = sum(cols[1:]) + 2 * 4
     cols[0] = max(8, min(cols[0], width - fixed))
     table = sum(cols) + 2 * 4
 
     def cell(text: str, w: int) -> str:
-        return text.ljust(w) if len(text) <= w else text[: w - 1] + "…"
+        return pad(text, w) if text_width(text) <= w else head(text, w - 1) + "…"
 
     header = cell("   " + headers[0], cols[0]) + "".join(
         "  " + cell(headers[c], cols[c]) for c in range(1, 5))
-    pic.add(seg(header + ("  notes" if table + 9 <= width else ""), "dim"))
+    notes_head = "  " + _(NOTES)
+    pic.add(seg(header + (notes_head if table + text_width(notes_head) + 2 <= width else ""),
+                "dim"))
     index = 0
     for s in storages:
         label = s.get("label")
@@ -144,17 +156,19 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
             size = first.get("element_size") or 1
             nbytes = s.get("nbytes", 0)
             pic.add(seg(label, "op"),
-                    seg(f" · {nbytes // size} × {first.get('dtype')} "
-                        f"({plural(nbytes, 'byte')})", "dim"))
+                    seg(f" · {nbytes // size} × {first.get('dtype')} ("
+                        + ngettext("{n} byte", "{n} bytes", nbytes).format(n=nbytes) + ")",
+                        "dim"))
         else:
-            pic.add(seg("no storage", "op"), seg(" (sparse, meta or other layouts)", "dim"))
+            pic.add(seg(_("no storage"), "op"),
+                    seg(" " + _("(sparse, meta or other layouts)"), "dim"))
         for i in range(len(s["tensors"])):
             row, notes = rows[index]
             index += 1
             parts = [seg(cell(row[0], cols[0]), "name")]
             for c in range(1, 5):
                 parts.append(seg("  " + cell(row[c], cols[c]), "leaf" if c == 1 else ""))
-            if notes and table + 2 + len(notes) <= width:
+            if notes and table + 2 + text_width(notes) <= width:
                 parts.append(seg("  " + notes, "dim"))
                 notes = ""
             pic.add(*parts)
@@ -163,5 +177,5 @@ def render_storage(data: dict[str, Any], width: int = 80) -> Picture:
                 for ln in wrap(notes, width - len(more) - 3, style="dim"):
                     pic.add(seg(more, "rule"), seg("   "), *ln)
     if data.get("truncated"):
-        pic.extend(wrap("… (only the first tensors are shown)", width, style="dim"))
+        pic.extend(wrap("… " + _("(only the first tensors are shown)"), width, style="dim"))
     return pic

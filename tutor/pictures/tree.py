@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, number, plural, shape
+from tutor.i18n import N_, _, ngettext
+from tutor.i18n import width as cells
+from tutor.pictures.common import BLANK, ELBOW, PIPE, TEE, grad, number, shape
 from tutor.pictures.model import Picture, Segment, seg, wrap
 
-WHERE = {None: "a plain attribute", "list": "a plain list", "tuple": "a plain tuple",
-         "dict": "a plain dict"}
+# where a module or tensor that is held but not registered is: ` · in a plain list`
+WHERE = {None: N_("in a plain attribute"), "list": N_("in a plain list"),
+         "tuple": N_("in a plain tuple"), "dict": N_("in a plain dict")}
+KINDS = {"parameter": N_("parameter"), "buffer": N_("buffer"), "tensor": N_("tensor")}
 
 
 def _key(path: str, name: str) -> str:
@@ -31,7 +35,7 @@ def _key(path: str, name: str) -> str:
 def _tensor_segments(item: dict[str, Any], kind: str) -> list[Segment]:
     dtype = item.get("dtype")
     parts = [seg(item["name"], "leaf" if kind == "parameter" else "name"),
-             seg(f"  {kind} {shape(item.get('shape', []))}"
+             seg(f"  {_(KINDS.get(kind, kind))} {shape(item.get('shape', []))}"
                  + (f" {dtype}" if dtype and dtype != "float32" else ""), "dim")]
     values = item.get("values")
     if values is not None and (not isinstance(values, list) or len(values) <= 3
@@ -39,7 +43,7 @@ def _tensor_segments(item: dict[str, Any], kind: str) -> list[Segment]:
         parts.append(seg(f" = {number(values)}"))
     if kind == "buffer":
         if not item.get("persistent", True):
-            parts.append(seg(" · not persistent", "warn"))
+            parts.append(seg(" · " + _("not persistent"), "warn"))
     elif kind == "parameter" and not item.get("requires_grad"):
         parts.append(seg(" · requires_grad=False", "warn"))
     if item.get("grad_fn"):
@@ -56,12 +60,14 @@ def _module_segments(node: dict[str, Any], before: int = 0, after: int = 0,
     tail = [seg(" · " + ("train" if node.get("training") else "eval"), "dim")]
     hooks = node.get("hooks") or {}
     if hooks:
-        tail.append(seg(" · hooks: " + ", ".join(f"{k}×{v}" for k, v in hooks.items()),
-                        "warn"))
+        tail.append(seg(" · " + _("hooks: {hooks}").format(
+            hooks=", ".join(f"{k}×{v}" for k, v in hooks.items())), "warn"))
     if node.get("same_as") is not None:
-        tail.append(seg(f" · the same module as {node['same_as'] or 'the root'}", "dim"))
+        tail.append(seg(" · " + _("the same module as {name}").format(
+            name=node["same_as"] or _("the root")), "dim"))
     extra = node.get("extra") or ""
-    used = before + after + len(name) + 2 + len(node["class"]) + sum(len(t.text) for t in tail)
+    used = (before + after + len(name) + 2 + len(node["class"])
+            + sum(cells(t.text) for t in tail))
     room = width - used - 2  # the parentheses
     if extra and len(extra) > room:
         extra = extra[: max(0, room - 1)] + "…"
@@ -71,7 +77,7 @@ def _module_segments(node: dict[str, Any], before: int = 0, after: int = 0,
 
 def render_tree(data: dict[str, Any], width: int = 80) -> Picture:
     expr = data.get("expr") or "?"
-    pic = Picture("tree", f"module tree of {expr}", width=width)
+    pic = Picture("tree", _("module tree of {expr}").format(expr=expr), width=width)
     missing_unregistered: list[str] = []
     missing_nonpersistent: list[str] = []
 
@@ -107,11 +113,10 @@ def render_tree(data: dict[str, Any], width: int = 80) -> Picture:
             elif kind == "child":
                 walk(item, _key(path, item["name"]), inner, b, registered)
             elif item["what"] == "module":
-                where = WHERE.get(item.get("container"), "a plain attribute")
                 sub = item["module"]
-                note = f" · in {where}"
+                note = " · " + _(WHERE.get(item.get("container"), WHERE[None]))
                 pic.add(seg(inner + b, "rule"), seg("✗ ", "warn"),
-                        *_module_segments(sub, len(inner + b) + 2, len(note), width),
+                        *_module_segments(sub, len(inner + b) + 2, cells(note), width),
                         seg(note, "warn"))
                 if sub.get("same_as") is None:
                     collect_unregistered(sub, _key(path, item["path"]))
@@ -128,32 +133,37 @@ def render_tree(data: dict[str, Any], width: int = 80) -> Picture:
                              b2, False)
                     if sub.get("plain"):
                         pic.add(seg(sub_inner + ELBOW, "rule"),
-                                seg(f"… and {plural(len(sub['plain']), 'plain attribute')}",
-                                    "dim"))
+                                seg("… " + ngettext("and {n} plain attribute",
+                                                    "and {n} plain attributes",
+                                                    len(sub["plain"])).format(
+                                    n=len(sub["plain"])), "dim"))
             else:
-                where = WHERE.get(item.get("container"), "a plain attribute")
+                where = _(WHERE.get(item.get("container"), WHERE[None]))
                 missing_unregistered.append(_key(path, item["path"]))
                 pic.add(seg(inner + b, "rule"), seg("✗ ", "warn"),
                         *_tensor_segments({**item, "name": item["path"]}, item["what"]),
-                        seg(f" · in {where}", "warn"))
+                        seg(" · " + where, "warn"))
 
     walk(data["root"], "", "", "", True)
     if any(part.text == "✗ " for ln in pic.lines for part in ln):  # the legend, when used
-        pic.title += " (✗ = held, not registered)"
+        pic.title += " " + _("(✗ = held, not registered)")
     if data.get("truncated"):
-        pic.add(seg("… (the tree is cut: too many entries)", "dim"))
+        pic.add(seg("… " + _("(the tree is cut: too many entries)"), "dim"))
     keys = data.get("state_dict", [])
     if data["root"].get("state_dict_error"):
-        pic.extend(wrap(f"state_dict() raised {data['root']['state_dict_error']}", width,
-                        "  ", "bad"))
+        pic.extend(wrap(_("state_dict() raised {error}").format(
+            error=data["root"]["state_dict_error"]), width, "  ", "bad"))
     else:
-        pic.extend(wrap(f"state_dict(): {plural(len(keys), 'key')}"
-                        + (": " + ", ".join(keys) if keys else ""), width, "  ", "ok"))
+        pic.extend(wrap("state_dict(): " + ngettext("{n} key", "{n} keys", len(keys)).format(
+            n=len(keys)) + (": " + ", ".join(keys) if keys else ""), width, "  ", "ok"))
     if missing_nonpersistent or missing_unregistered:
         why = []
         if missing_unregistered:
-            why.append(", ".join(dict.fromkeys(missing_unregistered)) + " (not registered)")
+            why.append(", ".join(dict.fromkeys(missing_unregistered)) + " "
+                       + _("(not registered)"))
         if missing_nonpersistent:
-            why.append(", ".join(missing_nonpersistent) + " (buffer, persistent=False)")
-        pic.extend(wrap("not in state_dict(): " + "; ".join(why), width, "  ", "warn"))
+            why.append(", ".join(missing_nonpersistent) + " "
+                       + _("(buffer, persistent=False)"))
+        pic.extend(wrap(_("not in state_dict(): {names}").format(names="; ".join(why)),
+                        width, "  ", "warn"))
     return pic

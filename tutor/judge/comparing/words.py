@@ -177,7 +177,7 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
         live_text = token(live) or str(live.get("repr", ""))
     else:
         live_text = str(live.get("value", ""))
-    shown = short(collapse(live_text), 200) or "nothing"
+    shown = short(collapse(live_text), 200) or i18n._("nothing")  # (출력 없음 in Korean)
     # unicode minus, dashes, full-width digits, curly quotes: form, on both sides
     live_text, p = normalise_chars(live_text), replace(p, text=normalise_chars(p.text))
     want = collapse(live_text)
@@ -197,7 +197,8 @@ def compare_stdout(p: StdoutP, live: Obs) -> Outcome:
         n = first_difference(typed, want)
         details = (("The first difference is at character ", Fill(str(n + 1)), ": ",
                     Fill(repr(short(want[n:], 40))), "."),)
-    return incorrect("You said ", Fill(repr(short(typed, 80))), "; it printed ",
+    said = i18n._("nothing") if p.says_empty else short(typed, 80)  # (typed as 출력 없음)
+    return incorrect("You said ", Fill(repr(said)), "; it printed ",
                      Fill(repr(shown)), ".", details=details)
 
 

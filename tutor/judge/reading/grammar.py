@@ -32,6 +32,8 @@ from .lexer import Token, tokenize
 from .numbers import NumLit
 
 _GLUED = re.compile(r"(ln|log|sqrt|exp|sin|cos|tan|tanh|sigmoid|abs)([0-9]+(?:\.[0-9]+)?)")
+# why an answer cannot be read, beyond where (Parser.fail)
+SIGNS, MIXED = "signs", "mixed"
 
 @dataclass(frozen=True)
 class Num:
@@ -180,20 +182,33 @@ class _Parser:
 
     def expect(self, text: str) -> None:
         if not self.at(text):
-            self.fail(f"expected '{text}'")
+            self.fail_expected(text)
         self.next()
 
-    def fail(self, what: str | None = None) -> None:
+    def _shown(self) -> str:
         tok = self.tok
-        if tok.kind == "EOF":
-            if what:
-                raise InvalidPrediction("The answer ends too early: ", Fill(what), ".")
+        return repr(tok.text if tok.kind != "STR" else repr(tok.text))
+
+    def fail_expected(self, text: str) -> None:
+        """`text` (`]`, `:`) should come here.  (Each reason is a sentence of its own,
+        so that the catalog translates it whole.)"""
+        if self.tok.kind == "EOF":
+            raise InvalidPrediction("The answer ends too early: expected ", Fill(repr(text)),
+                                    ".")
+        raise InvalidPrediction("I can't read the answer at ", Said(self._shown(), 40),
+                                " (expected ", Fill(repr(text)), ").")
+
+    def fail(self, why: str | None = None) -> None:
+        """The answer cannot be read here; `why`: SIGNS or MIXED (or nothing to add)."""
+        if self.tok.kind == "EOF":
             raise InvalidPrediction("The answer ends too early.")
-        shown = tok.text if tok.kind != "STR" else repr(tok.text)
-        if what:
-            raise InvalidPrediction("I can't read the answer at ", Said(repr(shown), 40),
-                                    " (", Fill(what), ").")
-        raise InvalidPrediction("I can't read the answer at ", Said(repr(shown), 40), ".")
+        if why == SIGNS:
+            raise InvalidPrediction("I can't read the answer at ", Said(self._shown(), 40),
+                                    " (one sign is enough).")
+        if why == MIXED:
+            raise InvalidPrediction("I can't read the answer at ", Said(self._shown(), 40),
+                                    " (mixing a set and a dict).")
+        raise InvalidPrediction("I can't read the answer at ", Said(self._shown(), 40), ".")
 
     # value := sum
     def value(self) -> Node:
@@ -222,7 +237,7 @@ class _Parser:
             return self.power()
         self.next()
         if self.at_op("+-"):
-            self.fail("one sign is enough")
+            self.fail(SIGNS)
         num = _operand(self.power(), op)
         return negate(num) if op == "-" else num
 
@@ -363,12 +378,12 @@ class _Parser:
             keys.append(self.value())
             if self.at(":"):
                 if keys and len(values) != len(keys) - 1:
-                    self.fail("mixing a set and a dict")
+                    self.fail(MIXED)
                 self.next()
                 values.append(self.value())
                 is_dict = True
             elif is_dict:
-                self.fail("expected ':'")
+                self.fail_expected(":")
             if not self.at(","):
                 break
             self.next()

@@ -64,6 +64,13 @@ def english(text: str, kind: str = "bool") -> str:
     return said if said.rstrip("?") in _NONE_FORMS else text
 
 
+def hedges(text: str) -> bool:
+    """A Korean hedge (모르겠어요, 글쎄요, 잘 모르겠습니다), for a prompt of any kind: it is
+    asked again with the hedge's message, never read as a value (issue 25: a hedge on a
+    tensor question got the tensor's format error)."""
+    return _HEDGE.search(text) is not None
+
+
 def _english(text: str) -> str:
     if _HEDGE.search(text):
         return "not sure"
