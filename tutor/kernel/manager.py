@@ -51,12 +51,14 @@ class KernelManager:
     `mode` is `fork` (a zygote forks each run) or `spawn` (a pool of fresh processes);
     `mode_reason` says why (see tutor/kernel/modes.py).  `python` is the interpreter
     lessons run on (default: TUTOR_PYTHON, else tutor's own).  `batch=True` (`tutor
-    check`): spawned workers skip the optimizers' warm-up (see spawn.Spawner).
+    check`): spawned workers skip the optimizers' warm-up (see spawn.Spawner), and
+    a spawn-mode CPU worker serves further runs while each leaves it unchanged
+    (`reuse`; None: in a batch unless TUTOR_SPAWN_REUSE=0; see tutor/kernel/reuse.py).
     """
 
     def __init__(self, python: str | None = None, *, mode: str | None = None,
                  restart_limit: int = RESTART_LIMIT, pool_size: int | None = None,
-                 batch: bool = False):
+                 batch: bool = False, reuse: bool | None = None):
         self.python = python or launch.default_python()
         self.restarter = RestartPolicy(restart_limit)
         self.restarter.add_callback(self._restarting, "restart")
@@ -71,7 +73,7 @@ class KernelManager:
         self._failure = ""
         self._fatal = ""  # a failure no restart can mend (bad mode, interpreter without torch)
         self._proc_ready = False  # the current kernel process said it is ready
-        self.spawner = Spawner(self, pool_size or POOL_SIZE, batch=batch)
+        self.spawner = Spawner(self, pool_size or POOL_SIZE, batch=batch, reuse=reuse)
         try:
             self._mode = modes.choose(mode)
         except modes.ModeError as exc:
@@ -336,6 +338,15 @@ class KernelManager:
                 break
             self.wait_ready(timeout)
         raise KernelDead(self._failure or _("the kernel did not answer"))
+
+    def worker_stats(self) -> dict[str, int]:
+        """Spawned workers: started, runs served, runs on a reused worker, retired."""
+        return self.spawner.stats()
+
+    @property
+    def reuses_workers(self) -> bool:
+        """Whether spawn-mode runs may share a worker (a batch; see `reuse`)."""
+        return self.spawner.reuse
 
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""
