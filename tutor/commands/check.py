@@ -286,7 +286,9 @@ def run(args: argparse.Namespace) -> int:
             "python": info.get("python"),
             "numpy": info.get("numpy"),
             "numpy_error": info.get("numpy_error"),
-            "kernel": {"mode": kernel.mode, "reason": kernel.mode_reason},
+            "kernel": {"mode": kernel.mode, "reason": kernel.mode_reason,
+                       # spawned workers: started, runs, runs on a reused worker, retired
+                       "workers": {**kernel.worker_stats(), "reuse": kernel.reuses_workers}},
             "cuda": bool(info.get("cuda")),
             "seconds": round(elapsed, 3),
             "lessons": counts,

@@ -59,6 +59,7 @@ _PROCESS_EVENTS = {
     "ctypes.dlsym": "called into C (ctypes)",
 }
 _PATCH_EVENTS = ("object.__setattr__", "object.__delattr__")
+_CLASS = "class "
 
 # zero-argument getters of torch's global switches (read where they exist)
 _TORCH_GETTERS = (
@@ -93,6 +94,9 @@ _REGISTRIES = (
     ("torch.serialization", ("_package_registry",)),
     ("torch._weights_only_unpickler", ("_marked_safe_globals_set",)),
     ("copyreg", ("dispatch_table", "_extension_registry")),
+    # compiled state (torch.compile: frames traced, graphs made)
+    ("torch._dynamo.utils", ("counters", "compilation_time_metrics")),
+    ("torch._dynamo.convert_frame", ("input_codes", "output_codes")),
 )
 
 
@@ -138,6 +142,13 @@ def _registries() -> dict[str, str]:
         for name in names:
             value = getattr(module, name, None) if module is not None else None
             out[f"{module_name}.{name}"] = _read(len, value) if value is not None else "-"
+    counters = getattr(sys.modules.get("torch._dynamo.utils"), "counters", None)
+    if counters is not None:
+        out["dynamo counters"] = _read(lambda: sorted(
+            (k, sum(v.values())) for k, v in counters.items()))
+    eval_frame = getattr(getattr(torch._C, "_dynamo", None), "eval_frame", None)
+    if eval_frame is not None:
+        out["dynamo callback"] = _read(lambda: eval_frame.get_eval_frame_callback() is None)
     ops = getattr(torch, "ops", None)
     out["torch.ops"] = _read(lambda: sorted(getattr(ops, "_dir", ())))
     return out
@@ -324,16 +335,24 @@ class Watch:
     def __init__(self) -> None:
         self.active = False
         self.seen: dict[str, None] = {}
-        self._types_before: set[int] = set()
+        self._modules: set[str] = set()
         sys.addaudithook(self._hook)
 
     def arm(self) -> None:
         self.seen = {}
+        self._modules = set(sys.modules)  # (classes of modules the run imports are new)
         self.active = True
 
     def disarm(self) -> list[str]:
+        """Stop watching; what was seen, in words."""
         self.active = False
-        return list(self.seen)
+        classes = [w for w in self.seen if w.startswith(_CLASS)]
+        found = [w for w in self.seen if not w.startswith(_CLASS)]
+        if classes:
+            names = ", ".join(w[len(_CLASS):] for w in classes[:3])
+            found.append(f"changed {len(classes)} classes that existed before it ({names}"
+                         + (", …)" if len(classes) > 3 else ")"))
+        return found
 
     def _hook(self, event: str, args: tuple[Any, ...]) -> None:
         if not self.active:
@@ -344,7 +363,6 @@ class Watch:
         elif event in _PATCH_EVENTS and args:
             target = args[0]
             module = getattr(target, "__module__", None) if isinstance(target, type) else None
-            if isinstance(target, type) and module != "__lesson__" and not (
-                    isinstance(module, str) and module.startswith("__lesson")):
+            if isinstance(target, type) and module in self._modules:
                 name = getattr(target, "__qualname__", "?")
-                self.seen[f"changed the class {module}.{name}"] = None
+                self.seen[f"{_CLASS}{module}.{name}"] = None

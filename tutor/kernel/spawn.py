@@ -245,6 +245,7 @@ class Pool:
         self.ready: deque[Worker] = deque()
         self.starting = 0
         self.lent = 0  # (reuse) workers serving a run, counted as part of the pool
+        self.spare = 0  # (reuse) one more kept starting or ready once a worker has retired
         self.failures = 0  # starts that failed in a row
         self.failure = ""
         self.fatal = ""
@@ -256,7 +257,7 @@ class Pool:
         with self.cond:
             if self.closed or self.fatal:
                 return
-            missing = self.size - len(self.ready) - self.starting - self.lent
+            missing = self.size + self.spare - len(self.ready) - self.starting - self.lent
             self.starting += max(0, missing)
         for i in range(max(0, missing)):
             threading.Thread(target=self._start_one, args=(probe and i == 0,),
@@ -325,6 +326,10 @@ class Pool:
                 self.cond.notify_all()
                 return
             self.spawner.retired(worker, why)
+            # workers retire now and then (a lesson that starts processes, sets an
+            # environment variable, ...): one spare keeps the next run from waiting
+            # for a torch import, at the cost of at most one worker never used
+            self.spare = 1
             self.cond.notify_all()
         if back:  # (the pool was closed meanwhile)
             worker.discard()
@@ -390,7 +395,9 @@ class Spawner:
         self.pool_size = pool_size
         # A worker warms the optimizers up (seconds of `torch._dynamo` import) while a
         # learner reads; in a batch (`tutor check`) every lesson would pay that for the
-        # few that make an optimizer, so there those few pay it themselves.
+        # few that make an optimizer, so there those few pay it themselves, unless the
+        # workers are reused (then it is paid once per worker, and an optimizer lesson
+        # does not retire its worker by importing `torch._dynamo`).
         self.batch = batch
         # A batch's CPU workers serve several runs while each leaves them unchanged
         # (None: in a batch, unless REUSE_ENV=0).  Never for a learner's runs, whose
@@ -421,7 +428,8 @@ class Spawner:
 
     def start_worker(self, kind: str, *, probe: bool = False) -> Worker:
         args = ((["--cuda"] if kind == CUDA else []) + (["--probe"] if probe else [])
-                + (["--no-optimizers"] if self.batch else [])
+                + (["--no-optimizers"] if self.batch and not (self.reuse and kind == CPU)
+                   else [])
                 + (["--reuse"] if self.reuse and kind == CPU else []))
         timeout = self.kernel.startup_timeout
         try:
