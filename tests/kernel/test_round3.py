@@ -251,9 +251,10 @@ def test_an_import_that_never_ends_still_times_out(kernel: Kernel, tmp_path: Pat
 
 def test_deterministic_algorithms_in_a_spawned_batch_run() -> None:
     """`torch.use_deterministic_algorithms(True)` loads torch._inductor and torch._dynamo
-    (some 800 modules) on first use: a spawned worker of a batch (`tutor check`) has not
-    (fork mode's zygote has), and the loading used to count against the step."""
-    kernel = Kernel(mode="spawn", batch=True)
+    (some 800 modules) on first use: a spawned worker of a batch (`tutor check`) that
+    serves one run (TUTOR_SPAWN_REUSE=0; a reused one warms them up) has not (fork
+    mode's zygote has), and the loading used to count against the step."""
+    kernel = Kernel(mode="spawn", batch=True, reuse=False)
     try:
         kernel.wait_ready()
         with kernel.open_session() as s:
