@@ -345,8 +345,9 @@ class KernelManager:
 
     @property
     def reuses_workers(self) -> bool:
-        """Whether spawn-mode runs may share a worker (a batch; see `reuse`)."""
-        return self.spawner.reuse
+        """Whether lesson runs may share a spawned worker: spawn mode, in a batch (see
+        `reuse`; fork mode forks every CPU run, and CUDA workers serve one run each)."""
+        return self.spawner.reuse and self.mode == modes.SPAWN
 
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""
