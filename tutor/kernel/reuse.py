@@ -100,6 +100,19 @@ _REGISTRIES = (
 )
 
 
+def warm_up() -> None:
+    """What torch initialises lazily at a first use that lessons make, done before the
+    fingerprint, so that such a lesson does not retire its worker: `vmap` registers
+    its batching rules (torch.library, `torch._functorch.predispatch`), `jvp` imports
+    its decompositions.  (On the bundled course: 5 fewer retirements.)"""
+    try:
+        ones = torch.ones(2)
+        torch.func.vmap(torch.sin)(ones)
+        torch.func.jvp(torch.sin, (ones,), (ones,))
+    except Exception:  # noqa: BLE001, S110 - an older torch: its lessons may retire workers
+        pass
+
+
 def _read(fn: Any, *args: Any) -> str:
     try:
         return repr(fn(*args))

@@ -270,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         warm.warm_up(count_devices=no_gpu, optimizers=not args.no_optimizers)
     watch = None
     if args.reuse:
+        reuse_mod.warm_up()
         gc.freeze()  # (what the warm-up made is kept: the look after each run is cheap)
         watch = reuse_mod.Watch()
     code = serve(Channel(sock), cuda=args.cuda, hello=hello, reuse=watch)
