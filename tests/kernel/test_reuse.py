@@ -28,9 +28,12 @@ def batch() -> Iterator[Kernel]:
     kernel.shutdown()
 
 
-def _run(kernel: Kernel, code: str, expr: str, *, seed: int = 0) -> tuple[int, object]:
+def _run(kernel: Kernel, code: str, expr: str, *, seed: int = 0,
+         modules: dict[str, str] | None = None) -> tuple[int, object]:
     """(the run's pid, `expr` observed after `code`) in a run of its own."""
     with kernel.open_session(seed=seed) as s:
+        if modules:
+            s.request("modules", 10, modules=modules)
         reply = s.run_step(code)
         assert reply["error"] is None, reply["error"]
         seen = s.observe(expr)
@@ -59,10 +62,16 @@ CHANGES = {  # what a run does -> an expression that is True in a fresh worker
                  "'/nowhere/tutor-reuse' not in __import__('sys').path"),
     "a patched torch function": ("torch.add = torch.sub",
                                  "torch.add(torch.ones(1), torch.ones(1)).item() == 2"),
+    "a process started": ("import subprocess\nsubprocess.run(['true'], check=True)", "True"),
     "compiled code (torch.compile)": (
         "f = torch.compile(lambda x: x * 2, backend='eager')\nf(torch.ones(2))",
         "not any(__import__('torch._dynamo.utils', fromlist=['counters']).counters.values())"),
 }
+
+
+MODULES = {"reuse_probe": "VALUE = 1\n"}
+CHANGES["modules:"] = ("import reuse_probe", "__import__('importlib.util').util.find_spec("
+                       "'reuse_probe') is None")
 
 
 @pytest.mark.parametrize("change", list(CHANGES))
@@ -71,7 +80,7 @@ def test_a_run_that_changes_the_worker_retires_it(batch: Kernel, change: str) ->
     not restored."""
     code, fresh = CHANGES[change]
     before = batch.worker_stats()["retired"]
-    dirty, _ = _run(batch, code, "1")
+    dirty, _ = _run(batch, code, "1", modules=MODULES if change == "modules:" else None)
     after, clean = _run(batch, "pass", fresh)
     assert clean is True, f"after a run that changed {change}, the next run saw it"
     assert after != dirty
@@ -138,3 +147,19 @@ def test_a_learners_kernel_never_reuses_a_worker(monkeypatch: pytest.MonkeyPatch
         assert kernel.worker_stats()["reused"] == 0
     finally:
         kernel.shutdown()
+
+
+def test_a_run_known_to_change_its_worker_gets_one_of_its_own(batch: Kernel) -> None:
+    """`open_session(once=True)` (the engine's, for a lesson with `modules:`): a worker
+    started for that run alone, without the optimizers' warm-up, instead of retiring
+    a reusable one."""
+    reusable, _ = _run(batch, "pass", "1")
+    before = batch.worker_stats()
+    with batch.open_session(once=True) as s:
+        s.request("modules", 10, modules=MODULES)
+        assert s.run_step("import reuse_probe")["error"] is None
+        assert s.observe("'torch._dynamo' in __import__('sys').modules")["value"] is False
+        assert s.pid != reusable
+    after = batch.worker_stats()
+    assert after["retired"] == before["retired"]
+    assert _run(batch, "pass", "1")[0] == reusable

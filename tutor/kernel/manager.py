@@ -27,7 +27,7 @@ from tutor.kernel import launch, modes
 from tutor.kernel.errors import ExitInfo, KernelDead, KernelError, describe_exit
 from tutor.kernel.fork import ForkProvisioner
 from tutor.kernel.restarter import RESTART_LIMIT, RestartPolicy
-from tutor.kernel.spawn import CPU, CUDA, POOL_SIZE, Spawner, SpawnProvisioner
+from tutor.kernel.spawn import CPU, CUDA, ONCE, POOL_SIZE, Spawner, SpawnProvisioner
 from tutor.kernel.words import _, ngettext
 
 if TYPE_CHECKING:
@@ -310,11 +310,14 @@ class KernelManager:
 
     # ---------------------------------------------------------------- sessions
     def open_session(self, *, seed: int = 0, limits: RunLimits | None = None,
-                     timeout: float = STARTUP_TIMEOUT, cuda: bool = False) -> Session:
+                     timeout: float = STARTUP_TIMEOUT, cuda: bool = False,
+                     once: bool = False) -> Session:
         """A fresh lesson run: a new process with an empty namespace.
 
         `cuda=True`: a run that may initialise CUDA (a spawned worker that has done
         so already; see tutor/kernel/spawn.py); KernelError where there is no CUDA.
+        `once=True`: the run will leave its process changed (a lesson's `modules:`);
+        where workers are reused, it gets a worker of its own instead of retiring one.
         """
         if self.status in ("restarting", "new") and self.mode == modes.FORK \
                 and self.provisioner.poll() is not None:
@@ -327,6 +330,8 @@ class KernelManager:
                 raise KernelError(_("this lesson needs a CUDA device, and this kernel has "
                                     "none"), "not_started")
             return self.spawner.session(CUDA, seed, limits or {}, timeout)
+        if once and self.reuses_workers:
+            return self.spawner.session(ONCE, seed, limits or {}, timeout)
         for _try in range(SPAWN_TRIES):
             run = self.provisioner.new_run(seed, limits or {}, timeout)
             if run is not None:

@@ -10,6 +10,9 @@ same limits, and its replacement is started only when it retires (`REUSE_ENV=0`
 turns this off: one process per run).  `Spawner` keeps one pool per kind of run:
 
 * `cpu`: every lesson run in spawn mode (where forking is unsafe or impossible);
+* `once` (a batch that reuses workers): CPU runs known beforehand to leave their
+  worker changed (a lesson with `modules:`): a worker of their own, without the
+  optimizers' warm-up, instead of retiring a reusable one;
 * `cuda`: lesson runs that need CUDA, in every mode.  Their workers initialise
   CUDA before they are needed (a process that has initialised CUDA cannot fork),
   so a learner waits for CUDA's start-up once per kernel, not once per run.
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
     from tutor.kernel.wire import KernelInfo, RunLimits
 
 CPU, CUDA = "cpu", "cuda"
+ONCE = "once"  # (a reuse batch) a CPU run known to retire its worker: a cheaper worker of its own
 POOL_SIZE = 2  # CPU workers kept ready in spawn mode
 CUDA_POOL_SIZE = 1  # CUDA workers kept ready once a CUDA run was asked for
 HISTORY = 256  # pids of recent workers remembered (for tests and diagnostics)
@@ -414,7 +418,7 @@ class Spawner:
         with self._lock:
             pool = self.pools.get(kind)
             if pool is None or pool.closed:
-                size = self.pool_size if kind == CPU else CUDA_POOL_SIZE
+                size = self.pool_size if kind == CPU else CUDA_POOL_SIZE if kind == CUDA else 1
                 pool = self.pools[kind] = Pool(self, kind, size,
                                                reuse=self.reuse and kind == CPU)
             return pool
