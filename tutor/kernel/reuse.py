@@ -167,9 +167,11 @@ def _registries() -> dict[str, str]:
     return out
 
 
-def _namespaces() -> dict[str, int]:
-    """For each torch module, a hash of which objects its names hold (a name replaced:
-    `torch.add = ...`, `F.relu = ...`), and for a few modules lessons could patch."""
+def _namespaces() -> dict[str, tuple[tuple[str, ...], tuple[Any, ...]]]:
+    """For each torch module, its names and the objects they hold (a name replaced:
+    `torch.add = ...`, `F.relu = ...`), and for a few modules lessons could patch.
+    (Objects, compared by identity: `id()` is an audited call, and each one would run
+    the audit hook.)"""
     out = {}
     for name, module in list(sys.modules.items()):
         if not (name == "torch" or name.startswith("torch.")
@@ -178,8 +180,14 @@ def _namespaces() -> dict[str, int]:
             continue
         space = getattr(module, "__dict__", None)
         if isinstance(space, dict):
-            out[name] = hash(tuple((k, id(v)) for k, v in list(space.items())))
+            items = list(space.items())
+            out[name] = (tuple(k for k, _ in items), tuple(v for _, v in items))
     return out
+
+
+def _same(a: tuple[tuple[str, ...], tuple[Any, ...]],
+          b: tuple[tuple[str, ...], tuple[Any, ...]]) -> bool:
+    return a[0] == b[0] and all(x is y for x, y in zip(a[1], b[1], strict=True))
 
 
 def _numpy_state() -> dict[str, str]:
@@ -199,7 +207,7 @@ def _signals() -> dict[str, str]:
         except (ValueError, OSError):
             continue
         out[f"signal {int(sig)}"] = repr(handler) if handler in (
-            signal.SIG_DFL, signal.SIG_IGN, None) else f"{type(handler).__name__} {id(handler)}"
+            signal.SIG_DFL, signal.SIG_IGN, None) else _Same(handler)
     if hasattr(signal, "pthread_sigmask"):
         out["signal mask"] = _read(lambda: sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
     if hasattr(signal, "getitimer"):
@@ -261,29 +269,44 @@ def _vm_size() -> int:
         return 0
 
 
+class _Same:
+    """Objects compared by identity (`==` of two `_Same` is `is`, item by item)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, *items: Any):
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and len(self.items) == len(other.items) and all(
+            a is b for a, b in zip(self.items, other.items, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def take() -> dict[str, Any]:
     """What the process is now (comparable with `differences`)."""
-    modules = {name: id(module) for name, module in list(sys.modules.items())}
+    modules = dict(sys.modules)
     state: dict[str, Any] = {
         **_torch_state(), **_registries(), **_numpy_state(), **_signals(), **_rlimits(),
         "modules": modules,
         "namespaces": _namespaces(),
         "warnings.filters": repr(warnings.filters),
-        "warnings hooks": (id(warnings.showwarning), id(warnings.formatwarning)),
+        "warnings hooks": _Same(warnings.showwarning, warnings.formatwarning),
         "sys.path": list(sys.path),
-        "sys.meta_path": [id(x) for x in sys.meta_path],
-        "sys.path_hooks": [id(x) for x in sys.path_hooks],
-        "sys hooks": [id(getattr(sys, n, None)) for n in (
-            "excepthook", "displayhook", "unraisablehook", "breakpointhook")],
-        "threading hooks": [id(getattr(threading, n, None)) for n in (
-            "excepthook", "_trace_hook", "_profile_hook")],
+        "sys.meta_path": _Same(*sys.meta_path),
+        "sys.path_hooks": _Same(*sys.path_hooks),
+        "sys hooks": _Same(*(getattr(sys, n, None) for n in (
+            "excepthook", "displayhook", "unraisablehook", "breakpointhook"))),
+        "threading hooks": _Same(*(getattr(threading, n, None) for n in (
+            "excepthook", "_trace_hook", "_profile_hook"))),
         "trace": (sys.gettrace() is None, sys.getprofile() is None),
         "recursion limit": sys.getrecursionlimit(),
         "switch interval": sys.getswitchinterval(),
         "int digits": _read(getattr(sys, "get_int_max_str_digits", lambda: None)),
-        "stdio": (id(sys.stdout), id(sys.stderr), id(sys.__stdout__), id(sys.__stderr__),
-                  id(sys.__stdin__), type(sys.stdin).__name__,
-                  getattr(sys.stdin, "name", None), getattr(sys.stdin, "closed", None)),
+        "stdio": _Same(sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__, sys.__stdin__),
+        "stdin": (type(sys.stdin).__name__, getattr(sys.stdin, "name", None),
+                  getattr(sys.stdin, "closed", None)),
         "environ": dict(os.environ),
         "cwd": _read(os.getcwd),
         "umask": _umask(),
@@ -316,7 +339,7 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
         elif key == "modules":
             added = sorted(set(new) - set(old))
             gone = sorted(set(old) - set(new))
-            swapped = sorted(n for n in set(old) & set(new) if old[n] != new[n])
+            swapped = sorted(n for n in set(old) & set(new) if old[n] is not new[n])
             if added:
                 found.append(f"imported {len(added)} new modules ({', '.join(added[:3])}"
                              + (", …" if len(added) > 3 else "") + ")")
@@ -324,7 +347,7 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                 found.append("removed or replaced modules in sys.modules ("
                              + ", ".join((gone + swapped)[:3]) + ")")
         elif key == "namespaces":
-            patched = sorted(n for n in set(old) & set(new) if old[n] != new[n])
+            patched = sorted(n for n in set(old) & set(new) if not _same(old[n], new[n]))
             if patched:
                 found.append("changed names in " + ", ".join(patched[:3])
                              + (", …" if len(patched) > 3 else ""))

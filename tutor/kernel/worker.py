@@ -177,8 +177,8 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any],
             capture = isolate(workdir, limits, cuda=cuda, first=runs == 0)
             warm.seed_all(int(request.get("seed") or 0), warm=not cuda and runs == 0)
             if reuse is not None:
-                start = _fingerprint(workdir)
-                baseline = baseline or start
+                if baseline is None:  # (the first run: later ones are compared with it)
+                    baseline = _fingerprint(workdir)
                 reuse.arm()
             session = serve_run(channel, capture, limits)
         except ChannelLost:  # the lesson's code closed or replaced the channel's descriptors
