@@ -216,6 +216,8 @@ def run(args: argparse.Namespace) -> int:
               file=progress)
     if any(lesson.requires.cuda for lesson in catalog.lessons):
         kernel.prepare_cuda()  # CUDA starts in its worker while the other lessons run
+    if any(lesson.modules for lesson in catalog.lessons):
+        kernel.prepare_once()  # (spawn mode: their workers start while others run)
     print_problems(catalog.errors, file=progress)
     print_warnings(catalog, file=progress)
 

@@ -354,6 +354,13 @@ class KernelManager:
         `reuse`; fork mode forks every CPU run, and CUDA workers serve one run each)."""
         return self.spawner.reuse and self.mode == modes.SPAWN
 
+    def prepare_once(self) -> None:
+        """Where workers are reused: start the workers of runs opened with `once=True`
+        now (`tutor check`, when a lesson has `modules:`), so that those runs do not
+        wait for a torch import."""
+        if self.reuses_workers:
+            self.spawner.prepare(ONCE)
+
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""
         if self.info.get("cuda"):

@@ -418,7 +418,7 @@ class Spawner:
         with self._lock:
             pool = self.pools.get(kind)
             if pool is None or pool.closed:
-                size = self.pool_size if kind == CPU else CUDA_POOL_SIZE if kind == CUDA else 1
+                size = CUDA_POOL_SIZE if kind == CUDA else self.pool_size
                 pool = self.pools[kind] = Pool(self, kind, size,
                                                reuse=self.reuse and kind == CPU)
             return pool
