@@ -199,7 +199,7 @@ def _numpy_state() -> dict[str, str]:
             "numpy.bufsize": _read(np.getbufsize)}
 
 
-def _signals() -> dict[str, str]:
+def _signals() -> dict[str, Any]:
     out = {}
     for sig in sorted(getattr(signal, "valid_signals", lambda: ())()):
         try:
