@@ -8,6 +8,7 @@ makes the kernel report one CUDA device without touching CUDA.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -510,12 +511,18 @@ def test_bundled_lessons_where_spawn_mode_differs_pass_check_in_forced_spawn_mod
     ids = sorted({lesson_id for ids in chosen.values() for lesson_id in ids})
     env = {k: v for k, v in os.environ.items() if k not in ("TUTOR_PATH", "TUTOR_PYTHON")}
     env["TUTOR_KERNEL"] = "spawn"
-    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2", *ids],
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2", "--json", *ids],
                           capture_output=True, text=True, timeout=1200, env=env)
-    out = proc.stdout
-    assert proc.returncode == 0, out[-4000:] + proc.stderr[-2000:]
+    out = proc.stderr  # (the progress lines; the report is on stdout)
+    assert proc.returncode == 0, out[-4000:] + proc.stdout[-2000:]
     assert "kernel: spawn mode (forced by TUTOR_KERNEL=spawn)" in out
-    assert " 0 failed, " in out and " 0 errors;" in out
+    report = json.loads(proc.stdout)
+    assert report["lessons"]["failed"] == 0 and report["lessons"]["error"] == 0
+    # a batch reuses the workers that lessons leave unchanged; a compile lesson
+    # retires its worker (tests/kernel/test_reuse.py has the rule's cases)
+    workers = report["kernel"]["workers"]
+    assert workers["reuse"] is True and workers["reused"] > 0 and workers["retired"] > 0
+    assert workers["runs"] >= len(ids) - 10 and workers["workers"] < workers["runs"]
     ran = [line.split()[0] for line in out.splitlines() if " ...." in line]
     assert sorted(ran) == ids, out[-4000:]
     for line in out.splitlines():
