@@ -188,8 +188,13 @@ def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any],
         finally:
             if reuse is not None:
                 why = reuse.disarm()
-            if reuse is not None and session is not None and session.said_bye and not code:
-                why += _after_run(session, baseline, workdir)
+                if session is None or not session.said_bye:
+                    why.append("its run did not end with the tutor's bye")
+                elif not code:
+                    try:
+                        why += _after_run(session, baseline, workdir)
+                    except Exception as exc:  # noqa: BLE001 - then it is not known to be clean
+                        why.append(f"the look after its run failed ({type(exc).__name__})")
             session = None
             try:
                 kill_descendants()
