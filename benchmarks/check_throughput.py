@@ -2,7 +2,8 @@
 fresh python process per lesson.
 
     .venv/bin/python benchmarks/check_throughput.py [--sizes 500 1000] [--jobs N]
-                                                    [--mode fork|spawn] [--no-bundled]
+                                                    [--mode fork|spawn] [--no-reuse]
+                                                    [--no-bundled]
 
 What is measured:
 
@@ -13,8 +14,11 @@ What is measured:
 * the baseline: `python -c "import torch; <the lesson's code and check>"` for 10
   of the generated lessons, one process each, extrapolated to N.
 
-`--mode` sets TUTOR_KERNEL for every `tutor check` (default: unset, tutor chooses;
-spawn mode pays a worker, with its torch import, per lesson run).
+`--mode` sets TUTOR_KERNEL for every `tutor check` (default: unset, tutor chooses).
+In spawn mode a worker (a torch import) serves lesson runs one after the other while
+each leaves it unchanged (tutor/kernel/reuse.py); `--no-reuse` sets
+TUTOR_SPAWN_REUSE=0: a worker per lesson run.  The CPU time printed is that of `tutor
+check` and every process it waited for.
 
 Targets (issue #29): <= 10 ms per lesson after the import; spawn mode's check of the
 course <= 5x fork mode's.  Earlier targets (issue #6, 2 cores): <= 30 ms per trivial
@@ -65,6 +69,7 @@ def generate(directory: Path, n: int) -> None:
 
 CPU: dict[str, float] = {}
 MODE = ""  # TUTOR_KERNEL for every check (--mode)
+NO_REUSE = False  # TUTOR_SPAWN_REUSE=0 for every check (--no-reuse)
 
 
 def check(path: Path | None, jobs: int | None) -> float:
@@ -74,6 +79,8 @@ def check(path: Path | None, jobs: int | None) -> float:
     env = dict(os.environ, TUTOR_PATH="")
     if MODE:
         env["TUTOR_KERNEL"] = MODE
+    if NO_REUSE:
+        env["TUTOR_SPAWN_REUSE"] = "0"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
@@ -107,19 +114,24 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--mode", choices=["fork", "spawn"], default=None,
                         help="TUTOR_KERNEL for every check (default: unset)")
+    parser.add_argument("--no-reuse", action="store_true",
+                        help="TUTOR_SPAWN_REUSE=0: spawn mode starts a worker per run")
     parser.add_argument("--no-bundled", action="store_true", help="skip the bundled course")
     args = parser.parse_args()
-    global MODE
+    global MODE, NO_REUSE
     MODE = args.mode or ""
+    NO_REUSE = args.no_reuse
     print_machine()
     jobs = args.jobs or os.cpu_count()
-    print(f"tutor check -j {jobs}; TUTOR_KERNEL={MODE or '(unset)'}")
+    print(f"tutor check -j {jobs}; TUTOR_KERNEL={MODE or '(unset)'}"
+          + ("; TUTOR_SPAWN_REUSE=0" if NO_REUSE else ""))
 
     if not args.no_bundled:
         bundled = median([check(None, args.jobs) for _ in range(args.repeat)])
         n_bundled = sum(1 for p in (ROOT / "lessons").rglob("*.yaml") if p.name != "pack.yaml")
         print(f"bundled lessons ({n_bundled} files): {bundled:.2f} s wall, "
-              f"{bundled / n_bundled * 1000:.0f} ms/lesson overall")
+              f"{bundled / n_bundled * 1000:.0f} ms/lesson overall; "
+              f"CPU (all processes) {CPU['None']:.1f} s")
 
     baseline = process_per_lesson()
     print(f"one python process per lesson (median of 10): {baseline * 1000:.0f} ms/lesson")

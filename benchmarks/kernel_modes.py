@@ -11,7 +11,10 @@ For each mode (`fork`, `spawn`):
                   prompt, close; `--pause` seconds apart, so that spawn mode's pool
                   has refilled (p50, p95, max of `--runs`);
     back to back  the same with no pause: spawn mode then waits for its pool's
-                  replacement workers (a torch import each), fork mode does not.
+                  replacement workers (a torch import each), fork mode does not;
+    batch, b2b    the same in a batch kernel (`Kernel(batch=True)`, as `tutor check`
+                  uses): in spawn mode a worker that a run left unchanged serves the
+                  next run (tutor/kernel/reuse.py), so nothing waits for an import.
 
 `--cuda` (a GPU) or `--fake-cuda` (TUTOR_KERNEL_FAKE_CUDA=1: the same path, no CUDA
 call) adds CUDA runs, `Kernel.open_session(cuda=True)`: the first one (a worker that
@@ -66,6 +69,15 @@ def mode(name: str, args: argparse.Namespace) -> None:
         print(latency_line("back to back", [one_run(kernel) for _ in range(args.runs)]))
     finally:
         kernel.shutdown()
+    batch = Kernel(python=args.python, mode=name, batch=True)
+    try:
+        batch.wait_ready()
+        one_run(batch)  # discarded
+        print(latency_line("batch, b2b", [one_run(batch) for _ in range(args.runs)]))
+        if name == "spawn":
+            print(f"  {'':>13}  workers: {batch.worker_stats()}")
+    finally:
+        batch.shutdown()
 
 
 def cuda(args: argparse.Namespace) -> None:

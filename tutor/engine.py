@@ -171,7 +171,10 @@ class LessonRun:
         """The run's session; a new one runs the pack's setup code first."""
         if self.session is None or not self.session.alive:
             self.session = self.kernel.open_session(seed=self.lesson.seed,
-                                                    cuda=self.lesson.requires.cuda)
+                                                    cuda=self.lesson.requires.cuda,
+                                                    # (its modules would retire a reused
+                                                    # spawned worker: docs/kernel.md)
+                                                    once=bool(self.lesson.modules))
             self.outcomes = []
             failed = (load_modules(self.session, self.lesson.modules, self.timeout)
                       or run_setup(self.session, self.lesson.setup, self.timeout))

@@ -11,9 +11,10 @@ deselected: each costs a spawned worker, a torch import).  Whatever depends on h
 run's process starts, is limited, interrupted, killed or cleaned up runs in both.
 
 In spawn mode these kernels are batch kernels (`Kernel(batch=True)`, as `tutor check`
-and the pytest plugin use): their workers leave the optimizers' warm-up (as long as a
-torch import again) to the runs that make an optimizer.  The interactive warm-up is
-tested by its own kernel (test_platform.py).
+and the pytest plugin use): a worker that a run left unchanged serves the next run
+(tutor/kernel/reuse.py; test_reuse.py tests the rule), so most tests' runs do not pay
+a torch import.  The interactive kernel (a fresh worker per run, the optimizers warmed
+up) is tested by its own kernels (test_platform.py, test_reuse.py).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ makes the kernel report one CUDA device without touching CUDA.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -232,9 +233,11 @@ def test_runs_start_with_the_optimizers_warm_and_the_zygote_single_threaded(
 
 
 def test_spawned_workers_of_a_batch_leave_the_optimizers_to_the_runs_that_make_one() -> None:
-    """`tutor check` (batch=True): a worker started for one lesson among many does not
-    import torch._dynamo ahead; the few lessons that make an optimizer import it."""
-    kernel = Kernel(mode="spawn", batch=True)
+    """`tutor check` (batch=True) with TUTOR_SPAWN_REUSE=0 (one process per run): a
+    worker started for one lesson among many does not import torch._dynamo ahead; the
+    few lessons that make an optimizer import it.  (A reused worker does warm them up:
+    test_reuse.py.)"""
+    kernel = Kernel(mode="spawn", batch=True, reuse=False)
     try:
         with kernel.open_session() as s:
             s.run_step("import sys\nwarm = 'torch._dynamo' in sys.modules\n"
@@ -451,14 +454,17 @@ def test_tutor_python_option_and_its_errors(bare_python: Path, tmp_path: Path) -
 # Spawn mode differs from fork mode in how a run's process starts, not in what runs
 # in it: the fork-mode check of every bundled lesson (tests/lessons/test_bundled.py)
 # covers the lessons' content.  A spawned worker imports torch afresh, is seeded at
-# its start, puts the run's `modules:` on its own sys.path, and (in a batch) leaves
-# the optimizers' warm-up to the runs that make one; so these lessons run in spawn
-# mode, each kind found by what its file holds (a new lesson of a kind joins by
-# itself), plus the first lesson of every pack (its pack's `setup:` in a worker).
-# What an optimizer or torch.compile costs a spawned batch run (`torch._dynamo`'s
-# import, a cold compile) is the same in every lesson that uses one: one such lesson
-# per pack runs.
-OPTIMIZER = "an optimizer (its warm-up left to the run)"
+# the start of each run, puts the run's `modules:` on its own sys.path, and in a
+# batch serves the next run when the last left it unchanged (tutor/kernel/reuse.py;
+# lessons that start processes, write modules, compile, set environment variables
+# retire it); so these lessons run in spawn mode, each kind found by what its file
+# holds (a new lesson of a kind joins by itself), plus the first lesson of every pack
+# (its pack's `setup:` in a worker), most of them on a worker an earlier lesson used.
+# What an optimizer or torch.compile costs a spawned batch run is the same in every
+# lesson that uses one: one such lesson per pack runs.  (The whole course in spawn
+# mode costs about twice the CPU of this selection: 75-80 s against 11 s in fork mode,
+# docs/performance.md.)
+OPTIMIZER = "an optimizer (warmed up by a reused worker)"
 COMPILE = "torch.compile (a fresh process compiles)"
 ONE_PER_PACK = {OPTIMIZER, COMPILE}
 SPAWN_KINDS = {
@@ -497,20 +503,26 @@ def spawn_sample() -> dict[str, list[str]]:
 
 
 def test_bundled_lessons_where_spawn_mode_differs_pass_check_in_forced_spawn_mode() -> None:
-    """Each lesson in a fresh spawned process (CUDA lessons are skipped with their
-    reason where there is no GPU)."""
+    """Each lesson in a spawned process, fresh or left unchanged by the lessons before
+    (CUDA lessons are skipped with their reason where there is no GPU)."""
     chosen = spawn_sample()
     for why in [*SPAWN_KINDS, "the first lesson of its pack"]:
         assert chosen.get(why), f"no bundled lesson found for {why!r}: is the pattern stale?"
     ids = sorted({lesson_id for ids in chosen.values() for lesson_id in ids})
     env = {k: v for k, v in os.environ.items() if k not in ("TUTOR_PATH", "TUTOR_PYTHON")}
     env["TUTOR_KERNEL"] = "spawn"
-    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2", *ids],
+    proc = subprocess.run([sys.executable, "-m", "tutor", "check", "-j", "2", "--json", *ids],
                           capture_output=True, text=True, timeout=1200, env=env)
-    out = proc.stdout
-    assert proc.returncode == 0, out[-4000:] + proc.stderr[-2000:]
+    out = proc.stderr  # (the progress lines; the report is on stdout)
+    assert proc.returncode == 0, out[-4000:] + proc.stdout[-2000:]
     assert "kernel: spawn mode (forced by TUTOR_KERNEL=spawn)" in out
-    assert " 0 failed, " in out and " 0 errors;" in out
+    report = json.loads(proc.stdout)
+    assert report["lessons"]["failed"] == 0 and report["lessons"]["error"] == 0
+    # a batch reuses the workers that lessons leave unchanged; a compile lesson
+    # retires its worker (tests/kernel/test_reuse.py has the rule's cases)
+    workers = report["kernel"]["workers"]
+    assert workers["reuse"] is True and workers["reused"] > 0 and workers["retired"] > 0
+    assert workers["runs"] >= len(ids) - 10 and workers["workers"] < workers["runs"]
     ran = [line.split()[0] for line in out.splitlines() if " ...." in line]
     assert sorted(ran) == ids, out[-4000:]
     for line in out.splitlines():

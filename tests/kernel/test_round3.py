@@ -82,7 +82,8 @@ def test_the_kernel_leaves_with_the_tutor_while_it_imports_torch(tmp_path: Path,
 def test_stopped_or_killed_pool_workers_are_replaced(sig: str) -> None:
     """A lesson that stops (or kills) the idle and starting workers of the pool (its
     siblings): the next lesson gets a worker that answers, not a stopped one."""
-    kernel = Kernel(mode="spawn", pool_size=2, batch=True)  # (batch: no optimizer warm-up)
+    # (batch without reuse: no optimizer warm-up, a replacement started at each take)
+    kernel = Kernel(mode="spawn", pool_size=2, batch=True, reuse=False)
     try:
         kernel.wait_ready()
         pool = kernel.spawner.pool("cpu")
@@ -148,7 +149,8 @@ def test_a_pool_worker_stopped_before_its_exec_is_replaced(
         return real(args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(launch, "popen", first_one_stopped)
-    kernel = Kernel(mode="spawn", pool_size=2, batch=True)  # (batch: no optimizer warm-up)
+    # (batch without reuse: no optimizer warm-up, a replacement started at each take)
+    kernel = Kernel(mode="spawn", pool_size=2, batch=True, reuse=False)
     try:
         kernel.wait_ready()
         for _ in range(3):  # the stopped one's replacement, and the pool goes on
@@ -251,9 +253,10 @@ def test_an_import_that_never_ends_still_times_out(kernel: Kernel, tmp_path: Pat
 
 def test_deterministic_algorithms_in_a_spawned_batch_run() -> None:
     """`torch.use_deterministic_algorithms(True)` loads torch._inductor and torch._dynamo
-    (some 800 modules) on first use: a spawned worker of a batch (`tutor check`) has not
-    (fork mode's zygote has), and the loading used to count against the step."""
-    kernel = Kernel(mode="spawn", batch=True)
+    (some 800 modules) on first use: a spawned worker of a batch (`tutor check`) that
+    serves one run (TUTOR_SPAWN_REUSE=0; a reused one warms them up) has not (fork
+    mode's zygote has), and the loading used to count against the step."""
+    kernel = Kernel(mode="spawn", batch=True, reuse=False)
     try:
         kernel.wait_ready()
         with kernel.open_session() as s:

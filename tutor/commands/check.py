@@ -217,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
               file=progress)
     if any(lesson.requires.cuda for lesson in catalog.lessons):
         kernel.prepare_cuda()  # CUDA starts in its worker while the other lessons run
+    if any(lesson.modules for lesson in catalog.lessons):
+        kernel.prepare_once()  # (spawn mode: their workers start while others run)
     print_problems(catalog.errors, file=progress)
     print_warnings(catalog, file=progress)
 
@@ -287,7 +289,9 @@ def run(args: argparse.Namespace) -> int:
             "python": info.get("python"),
             "numpy": info.get("numpy"),
             "numpy_error": info.get("numpy_error"),
-            "kernel": {"mode": kernel.mode, "reason": kernel.mode_reason},
+            "kernel": {"mode": kernel.mode, "reason": kernel.mode_reason,
+                       # spawned workers: started, runs, runs on a reused worker, retired
+                       "workers": {**kernel.worker_stats(), "reuse": kernel.reuses_workers}},
             "cuda": bool(info.get("cuda")),
             "seconds": round(elapsed, 3),
             "lessons": counts,

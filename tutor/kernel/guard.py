@@ -118,11 +118,12 @@ class Guard:
         self.changed: dict[str, None] = {}  # what the lesson's code did, in order
         self.in_lesson = False
         if hasattr(os, "register_at_fork"):  # a child the lesson forks holds no copy
-            os.register_at_fork(after_in_child=self._drop_spares)
+            os.register_at_fork(after_in_child=self.drop_spares)
 
-    def _drop_spares(self) -> None:
-        """In a child forked by lesson code: close the copies (a child that lives on
-        must not keep the run's channel open after the run has gone)."""
+    def drop_spares(self) -> None:
+        """Close the copies: in a child forked by lesson code (a child that lives on
+        must not keep the run's channel open after the run has gone), and when the run
+        ends in a worker that may serve another."""
         for kept in self.kept:
             if kept.spare is not None:
                 try:

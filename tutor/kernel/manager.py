@@ -27,7 +27,7 @@ from tutor.kernel import launch, modes
 from tutor.kernel.errors import ExitInfo, KernelDead, KernelError, describe_exit
 from tutor.kernel.fork import ForkProvisioner
 from tutor.kernel.restarter import RESTART_LIMIT, RestartPolicy
-from tutor.kernel.spawn import CPU, CUDA, POOL_SIZE, Spawner, SpawnProvisioner
+from tutor.kernel.spawn import CPU, CUDA, ONCE, POOL_SIZE, Spawner, SpawnProvisioner
 from tutor.kernel.words import _, ngettext
 
 if TYPE_CHECKING:
@@ -51,12 +51,14 @@ class KernelManager:
     `mode` is `fork` (a zygote forks each run) or `spawn` (a pool of fresh processes);
     `mode_reason` says why (see tutor/kernel/modes.py).  `python` is the interpreter
     lessons run on (default: TUTOR_PYTHON, else tutor's own).  `batch=True` (`tutor
-    check`): spawned workers skip the optimizers' warm-up (see spawn.Spawner).
+    check`): spawned workers skip the optimizers' warm-up (see spawn.Spawner), and
+    a spawn-mode CPU worker serves further runs while each leaves it unchanged
+    (`reuse`; None: in a batch unless TUTOR_SPAWN_REUSE=0; see tutor/kernel/reuse.py).
     """
 
     def __init__(self, python: str | None = None, *, mode: str | None = None,
                  restart_limit: int = RESTART_LIMIT, pool_size: int | None = None,
-                 batch: bool = False):
+                 batch: bool = False, reuse: bool | None = None):
         self.python = python or launch.default_python()
         self.restarter = RestartPolicy(restart_limit)
         self.restarter.add_callback(self._restarting, "restart")
@@ -71,7 +73,7 @@ class KernelManager:
         self._failure = ""
         self._fatal = ""  # a failure no restart can mend (bad mode, interpreter without torch)
         self._proc_ready = False  # the current kernel process said it is ready
-        self.spawner = Spawner(self, pool_size or POOL_SIZE, batch=batch)
+        self.spawner = Spawner(self, pool_size or POOL_SIZE, batch=batch, reuse=reuse)
         try:
             self._mode = modes.choose(mode)
         except modes.ModeError as exc:
@@ -308,11 +310,14 @@ class KernelManager:
 
     # ---------------------------------------------------------------- sessions
     def open_session(self, *, seed: int = 0, limits: RunLimits | None = None,
-                     timeout: float = STARTUP_TIMEOUT, cuda: bool = False) -> Session:
+                     timeout: float = STARTUP_TIMEOUT, cuda: bool = False,
+                     once: bool = False) -> Session:
         """A fresh lesson run: a new process with an empty namespace.
 
         `cuda=True`: a run that may initialise CUDA (a spawned worker that has done
         so already; see tutor/kernel/spawn.py); KernelError where there is no CUDA.
+        `once=True`: the run will leave its process changed (a lesson's `modules:`);
+        where workers are reused, it gets a worker of its own instead of retiring one.
         """
         if self.status in ("restarting", "new") and self.mode == modes.FORK \
                 and self.provisioner.poll() is not None:
@@ -325,6 +330,8 @@ class KernelManager:
                 raise KernelError(_("this lesson needs a CUDA device, and this kernel has "
                                     "none"), "not_started")
             return self.spawner.session(CUDA, seed, limits or {}, timeout)
+        if once and self.reuses_workers:
+            return self.spawner.session(ONCE, seed, limits or {}, timeout)
         for _try in range(SPAWN_TRIES):
             run = self.provisioner.new_run(seed, limits or {}, timeout)
             if run is not None:
@@ -336,6 +343,23 @@ class KernelManager:
                 break
             self.wait_ready(timeout)
         raise KernelDead(self._failure or _("the kernel did not answer"))
+
+    def worker_stats(self) -> dict[str, int]:
+        """Spawned workers: started, runs served, runs on a reused worker, retired."""
+        return self.spawner.stats()
+
+    @property
+    def reuses_workers(self) -> bool:
+        """Whether lesson runs may share a spawned worker: spawn mode, in a batch (see
+        `reuse`; fork mode forks every CPU run, and CUDA workers serve one run each)."""
+        return self.spawner.reuse and self.mode == modes.SPAWN
+
+    def prepare_once(self) -> None:
+        """Where workers are reused: start the workers of runs opened with `once=True`
+        now (`tutor check`, when a lesson has `modules:`), so that those runs do not
+        wait for a torch import."""
+        if self.reuses_workers:
+            self.spawner.prepare(ONCE)
 
     def prepare_cuda(self) -> None:
         """Start a CUDA worker now (it takes seconds), before a CUDA lesson asks for one."""

@@ -76,6 +76,9 @@ class Session:
         self._allowance = IMPORT_ALLOWANCE  # seconds of loading the request may still take
         self._imported = 0.0  # seconds of loading not counted against the request's timeout
         self.exit: ExitInfo | None = None
+        # something went wrong in this run (an error, a timeout, an interrupt, a kill):
+        # its process must not serve another run (spawn.SpawnedSession)
+        self.troubled = False
 
     @overload
     def request(self, op: Literal["run"], timeout: float | None = None,
@@ -113,7 +116,11 @@ class Session:
                 self.channel.send(request)
                 reply = self._await(request, timeout)
             except (ChannelClosed, BadReply) as exc:
+                self.troubled = True
                 raise self._failed(exc) from None
+            except BaseException:
+                self.troubled = True
+                raise
             finally:
                 self._inflight = None
             if reply.get("fault"):  # the lesson's code hurt the kernel around it
@@ -123,6 +130,7 @@ class Session:
                 raise SessionDied(self._killed_why, self.exit,
                                   reply.get("fault_kind") or "crashed")
             if not reply.get("ok"):
+                self.troubled = True
                 error = cast("dict[str, Any]", reply).get("error")
                 raise KernelError(error if isinstance(error, str) and error
                                   else _("the kernel reported an error"))

@@ -99,7 +99,23 @@ class ForkWatch:
         self.read, self.write = os.pipe()
         os.set_blocking(self.read, False)
         os.set_blocking(self.write, False)
-        os.register_at_fork(after_in_parent=self._parent, after_in_child=self._child)
+        global _fork_watch
+        _fork_watch = self  # (the hooks, registered once per process, call the current one)
+        if not _fork_hooks:
+            os.register_at_fork(after_in_parent=_after_fork_parent,
+                                after_in_child=_after_fork_child)
+            _fork_hooks.append(True)
+
+    def close(self) -> None:
+        """The run has ended (a reused worker serves another): forget this watch."""
+        global _fork_watch
+        if _fork_watch is self:
+            _fork_watch = None
+        for fd in (self.read, self.write):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     def _parent(self) -> None:
         if _getpid() == self.owner:
@@ -176,6 +192,22 @@ class ForkWatch:
                 pass
 
 
+_fork_watch: ForkWatch | None = None  # the run's (one run at a time per process)
+_fork_hooks: list[bool] = []  # os.register_at_fork cannot be undone: registered once
+
+
+def _after_fork_parent() -> None:
+    watch = _fork_watch
+    if watch is not None:
+        watch._parent()
+
+
+def _after_fork_child() -> None:
+    watch = _fork_watch
+    if watch is not None:
+        watch._child()
+
+
 class ImportClock:
     """Tells the tutor when lesson code loads a module, so that loading does not count
     against the step's wall timeout.
@@ -199,8 +231,16 @@ class ImportClock:
         self.main = _get_ident()
         self.machinery = sys.modules.get("_frozen_importlib")
         self.original = getattr(self.machinery, "_find_and_load", None)
+        earlier = getattr(self.original, "__self__", None)
+        if _isinstance(earlier, ImportClock):  # (a reused worker's earlier run: not ours)
+            self.original = earlier.original  # type: ignore[union-attr]
         if self.original is not None:
             self.machinery._find_and_load = self._find_and_load  # type: ignore[union-attr]
+
+    def close(self) -> None:
+        """The run has ended: CPython's own loader back (a reused worker)."""
+        if self.original is not None and self.machinery is not None:
+            self.machinery._find_and_load = self.original  # type: ignore[attr-defined]
 
     def _find_and_load(self, *args: Any, **kwargs: Any) -> Any:
         assert self.original is not None
@@ -304,6 +344,20 @@ class LessonSession:
             self.guard.keep(fd_capture, "the kernel's capture of fd 1 and 2")
         self.request_id: int | None = None  # the request being served
         self.workdir = os.getcwd()  # the run's private directory (private_stdio went there)
+        self.said_bye = False  # the tutor ended the run (not a closed channel)
+        self.wrote_modules = False  # the lesson's `modules:` were put on sys.path
+        self._lines = set(linecache.cache)  # (tracebacks' sources this run adds)
+
+    def close(self) -> None:
+        """Let go of what this run holds in the process (descriptors, hooks, the
+        sources kept for tracebacks), for a worker that may serve another run (the
+        capture file stays open: fd 1 and 2 write there until the next run's)."""
+        self.forks.close()
+        self.imports.close()
+        self.guard.drop_spares()
+        for name in set(linecache.cache) - self._lines:
+            linecache.cache.pop(name, None)
+        self.namespace.clear()
 
     # ----------------------------------------------------------------- execution
     def _arm_cpu_limit(self) -> None:
@@ -542,6 +596,7 @@ class LessonSession:
                 f.write(source)
         if self.workdir not in sys.path:
             sys.path.insert(0, self.workdir)
+        self.wrote_modules = True
         importlib.invalidate_caches()
         return {"modules": sorted(given)}
 
@@ -561,6 +616,7 @@ class LessonSession:
             self.guard.to_kernel()  # (a lesson's thread may have replaced something)
             op = req.get("op")
             if op == "bye":
+                self.said_bye = True
                 return
             self.interrupted = False
             req_id = req.get("id")
@@ -612,14 +668,17 @@ def forget_start_dir(start: str) -> None:
                    if os.path.abspath(p or ".") != start or os.path.abspath(p or ".") == here]
 
 
-def private_stdio(workdir: str) -> int:
-    """Work in `workdir` (the start directory off the import path), stdin on
-    /dev/null, fd 1 and 2 on a capture file there (what C code and subprocesses
-    write); returns the capture file's fd."""
-    forget_start_dir(os.getcwd())
+def private_stdio(workdir: str, *, first: bool = True) -> int:
+    """Work in `workdir` (the start directory off the import path: `first`, the
+    process's first run), stdin on /dev/null, fd 1 and 2 on a capture file there (what
+    C code and subprocesses write); returns the capture file's fd."""
+    if first:
+        forget_start_dir(os.getcwd())
     os.chdir(workdir)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
+    if devnull != 0:
+        os.close(devnull)
     capture = os.open(os.path.join(workdir, ".output"), os.O_RDWR | os.O_CREAT, 0o600)
     os.dup2(capture, 1)
     os.dup2(capture, 2)
@@ -628,10 +687,12 @@ def private_stdio(workdir: str) -> int:
 
 
 def serve_run(channel: Channel, capture: int, limits: dict[str, Any], *,
-              zygote: int | None = None) -> None:
-    """Serve one lesson run's requests until `bye` (or the channel closes).  `zygote`:
-    the pid of the zygote that forked this run (fork mode), watched for what the
-    lesson's code does to it."""
+              zygote: int | None = None) -> LessonSession:
+    """Serve one lesson run's requests until `bye` (or the channel closes); returns the
+    run's session (`said_bye`, `close()`).  `zygote`: the pid of the zygote that forked
+    this run (fork mode), watched for what the lesson's code does to it."""
     cpu = limits.get("cpu_seconds", CPU_SECONDS)
-    LessonSession(channel, fd_capture=capture, cpu_seconds=float(cpu) if cpu else None,
-                  zygote=zygote).serve()
+    session = LessonSession(channel, fd_capture=capture,
+                            cpu_seconds=float(cpu) if cpu else None, zygote=zygote)
+    session.serve()
+    return session

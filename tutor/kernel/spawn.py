@@ -3,9 +3,16 @@
 A `Pool` holds a few worker processes (tutor/kernel/worker.py) that have already
 imported torch and are waiting; `take()` hands one out for one lesson run and
 starts its replacement in the background, so a learner rarely waits for an
-import.  `Spawner` keeps one pool per kind of run:
+import.  In a batch (`tutor check`, the pytest plugin: `Spawner(reuse=True)`), a CPU
+worker whose run ended normally says whether the run left it as its first run found
+it (tutor/kernel/reuse.py): then it goes back into the pool for another run of the
+same limits, and its replacement is started only when it retires (`REUSE_ENV=0`
+turns this off: one process per run).  `Spawner` keeps one pool per kind of run:
 
 * `cpu`: every lesson run in spawn mode (where forking is unsafe or impossible);
+* `once` (a batch that reuses workers): CPU runs known beforehand to leave their
+  worker changed (a lesson with `modules:`): a worker of their own, without the
+  optimizers' warm-up, instead of retiring a reusable one;
 * `cuda`: lesson runs that need CUDA, in every mode.  Their workers initialise
   CUDA before they are needed (a process that has initialised CUDA cannot fork),
   so a learner waits for CUDA's start-up once per kernel, not once per run.
@@ -42,39 +49,50 @@ if TYPE_CHECKING:
     from tutor.kernel.wire import KernelInfo, RunLimits
 
 CPU, CUDA = "cpu", "cuda"
+ONCE = "once"  # (a reuse batch) a CPU run known to retire its worker: a cheaper worker of its own
 POOL_SIZE = 2  # CPU workers kept ready in spawn mode
 CUDA_POOL_SIZE = 1  # CUDA workers kept ready once a CUDA run was asked for
 HISTORY = 256  # pids of recent workers remembered (for tests and diagnostics)
 SIGNALS = os.name == "posix"  # a signal can interrupt or kill one process (and its group)
 STOPPED = N_("was stopped (by SIGSTOP, or a debugger)")
+REUSE_ENV = "TUTOR_SPAWN_REUSE"  # "0": a batch's workers serve one run each, too
+VERDICT_WAIT = 10.0  # seconds a closing run waits for its worker's idle/retire verdict
+
+
+def reuse_allowed() -> bool:
+    """Whether a batch's spawned workers may serve several runs (REUSE_ENV)."""
+    return os.environ.get(REUSE_ENV, "1").strip() != "0"
 
 
 class SpawnedSession(Session):
     """A lesson run in a worker process of our own (not forked by a zygote)."""
 
-    def __init__(self, kernel: ProvisionerHost, worker: Worker, workdir: str):
+    def __init__(self, kernel: ProvisionerHost, worker: Worker, workdir: str,
+                 pool: Pool | None = None):
         super().__init__(kernel, worker.proc.pid, worker.channel, proc=worker.proc)
         self.worker = worker
         self.workdir = workdir  # the run's private directory, made by us, removed by us
-        self._ended_at = 0.0
-        threading.Thread(target=self._watch, name="tutor-run-watch", daemon=True).start()
-
-    def _watch(self) -> None:
-        """Note when the process ends, as a zygote would (a run that dies between
-        steps, e.g. of CPU burnt by a background thread, is then named as such)."""
-        self.worker.proc.wait()
-        self._ended_at = time.monotonic()
+        self.pool = pool  # a reuse pool the worker may go back to (None: it ends with the run)
+        self.released = False  # the worker went back to the pool: it is not ours any more
+        self.retired = ""  # why the worker did not go back (its own words), if it said
+        worker.watch()
 
     def _exited_at(self) -> float:
-        return self._ended_at
+        return self.worker.ended_at
 
     def _send_sigint(self) -> None:
+        if self.released:
+            return  # (the worker serves another run now)
+        self.troubled = True
         if SIGNALS:
             super()._send_sigint()
         else:  # no signal for one process: the worker's lifeline interrupts its main thread
             self.worker.write_lifeline(b"i")
 
     def kill(self) -> None:
+        if self.released:
+            return
+        self.troubled = True
         if SIGNALS:  # the run's process group, then the process
             super().kill()
         else:
@@ -82,11 +100,50 @@ class SpawnedSession(Session):
             self.worker.proc.wait()
 
     def close(self, wait: float | None = None) -> Any:
+        if self.pool is not None and self.alive and not self.troubled and self._give_back():
+            return None
         try:
             return super().close(wait)
         finally:
             self.worker.close_lifeline()
             self._remove_workdir()
+            if self.pool is not None:
+                self.pool.release(self.worker, back=False, why=self.retired)
+
+    def _give_back(self) -> bool:
+        """End the run and hand the worker back to its pool if it says it is as it was
+        before its first run (tutor/kernel/reuse.py); False: it retires (it exits)."""
+        assert self.pool is not None
+        with self._lock:
+            try:
+                self.channel.send({"op": "bye"})
+            except ChannelClosed:
+                return False
+            self.alive = False
+            verdict = self._verdict()
+        if verdict is not None:
+            self.retired = verdict
+            self.pool.release(self.worker, back=False, why=verdict)  # (before it exits)
+            return False
+        self.released = True
+        self._remove_workdir()
+        self.pool.release(self.worker, back=True)
+        return True
+
+    def _verdict(self) -> str | None:
+        """None: the worker is idle again; else why it retires."""
+        deadline = time.monotonic() + VERDICT_WAIT
+        while True:
+            try:
+                message = self.channel.recv(max(0.0, deadline - time.monotonic()))
+            except ChannelTimeout:
+                return f"it did not say within {VERDICT_WAIT:g} s whether it could go on"
+            except (ChannelClosed, ValueError):
+                return "it ended"
+            if message.get("event") == "idle":
+                return None
+            if message.get("event") == "retire":
+                return str(message.get("why") or "it changed")[:2000]
 
     def _remove_workdir(self) -> None:
         """What the run left in its directory (all of it, if it crashed), removed in
@@ -102,9 +159,30 @@ class Worker:
     proc: subprocess.Popen[bytes]
     channel: Channel
     hello: KernelInfo
+    runs: int = 0  # runs it was given
+    limits: RunLimits | None = None  # those of its first run (a reused worker keeps them)
+    lent: bool = False  # handed out by a reuse pool, not back yet
+    ended_at: float = 0.0  # when its process was seen to end
+    _watched: bool = False
 
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def watch(self, pool: Pool | None = None) -> None:
+        """Note when the process ends (once per worker), as a zygote would: a run that
+        dies between steps, e.g. of CPU burnt by a background thread, is then named as
+        such; a lent worker that dies is released from its pool."""
+        if self._watched:
+            return
+        self._watched = True
+
+        def wait() -> None:
+            self.proc.wait()
+            self.ended_at = time.monotonic()
+            if pool is not None:
+                pool.release(self, back=False)
+
+        threading.Thread(target=wait, name="tutor-run-watch", daemon=True).start()
 
     def unfit(self) -> str | None:
         """Why this idle worker must not be handed out (None: it answers).  A lesson can
@@ -164,12 +242,15 @@ class StartFailed(KernelError):
 class Pool:
     """Workers of one kind, started ahead; `take` one, a replacement starts."""
 
-    def __init__(self, spawner: Spawner, kind: str, size: int):
+    def __init__(self, spawner: Spawner, kind: str, size: int, *, reuse: bool = False):
         self.spawner = spawner
         self.kind = kind
         self.size = max(1, size)
+        self.reuse = reuse  # a worker goes back after a run that left it unchanged
         self.ready: deque[Worker] = deque()
         self.starting = 0
+        self.lent = 0  # (reuse) workers serving a run, counted as part of the pool
+        self.spare = 0  # (reuse) one more kept starting or ready once a worker has retired
         self.failures = 0  # starts that failed in a row
         self.failure = ""
         self.fatal = ""
@@ -181,7 +262,7 @@ class Pool:
         with self.cond:
             if self.closed or self.fatal:
                 return
-            missing = self.size - len(self.ready) - self.starting
+            missing = self.size + self.spare - len(self.ready) - self.starting - self.lent
             self.starting += max(0, missing)
         for i in range(max(0, missing)):
             threading.Thread(target=self._start_one, args=(probe and i == 0,),
@@ -219,14 +300,46 @@ class Pool:
         elif not self.closed:
             self.spawner.started_well(self, hello)
 
-    def take(self, timeout: float) -> Worker:
-        """An idle worker that answers (a stopped, hung or dead one is replaced)."""
+    def take(self, timeout: float, limits: RunLimits | None = None) -> Worker:
+        """An idle worker that answers (a stopped, hung or dead one is replaced); a
+        reused one only for a run of the limits it was first given (its hard limits
+        were lowered for those)."""
         deadline = time.monotonic() + timeout
         while True:
             worker = self._take(max(0.0, deadline - time.monotonic()))
-            if worker.unfit() is None:
-                return worker
+            if worker.runs and worker.limits != limits:
+                why = "a run with other limits was asked for"
+            else:
+                why = worker.unfit() or ""
+                if not why:
+                    if not worker.runs:
+                        worker.limits = limits
+                    worker.runs += 1
+                    return worker
+            self.release(worker, back=False, why=why)
             worker.discard()  # (a lesson stopped or killed it: its replacement is starting)
+
+    def release(self, worker: Worker, *, back: bool, why: str = "") -> None:
+        """(reuse) A worker handed out is back (`back`: its run left it unchanged, it
+        serves again) or gone (it retires, or died): a replacement starts."""
+        with self.cond:
+            if not worker.lent:
+                return
+            worker.lent = False
+            self.lent -= 1
+            if back and not self.closed and worker.alive():
+                self.ready.appendleft(worker)
+                self.cond.notify_all()
+                return
+            self.spawner.retired(worker, why)
+            # workers retire now and then (a lesson that starts processes, sets an
+            # environment variable, ...): one spare keeps the next run from waiting
+            # for a torch import, at the cost of at most one worker never used
+            self.spare = 1
+            self.cond.notify_all()
+        if back:  # (the pool was closed meanwhile)
+            worker.discard()
+        self.fill()
 
     def _take(self, timeout: float) -> Worker:
         deadline = time.monotonic() + timeout
@@ -240,6 +353,9 @@ class Pool:
                 else:
                     worker = None
                 if worker is not None:
+                    if self.reuse:
+                        worker.lent = True
+                        self.lent += 1
                     break
                 if self.closed:
                     raise KernelDead(_("the kernel was shut down"))
@@ -281,24 +397,33 @@ class Spawner:
     """The kernel's spawned workers: a CPU pool (spawn mode) and a CUDA pool."""
 
     def __init__(self, kernel: ProvisionerHost, pool_size: int = POOL_SIZE, *,
-                 batch: bool = False):
+                 batch: bool = False, reuse: bool | None = None):
         self.kernel = kernel
         self.pool_size = pool_size
         # A worker warms the optimizers up (seconds of `torch._dynamo` import) while a
         # learner reads; in a batch (`tutor check`) every lesson would pay that for the
-        # few that make an optimizer, so there those few pay it themselves.
+        # few that make an optimizer, so there those few pay it themselves, unless the
+        # workers are reused (then it is paid once per worker, and an optimizer lesson
+        # does not retire its worker by importing `torch._dynamo`).
         self.batch = batch
+        # A batch's CPU workers serve several runs while each leaves them unchanged
+        # (None: in a batch, unless REUSE_ENV=0).  Never for a learner's runs, whose
+        # code is whatever they type.
+        self.reuse = (batch and reuse_allowed()) if reuse is None else reuse
         self.pools: dict[str, Pool] = {}
         self.history: deque[int] = deque(maxlen=HISTORY)
         self.starting: set[int] = set()  # pids of workers not yet ready
+        self.counts = {"workers": 0, "runs": 0, "reused": 0, "retired": 0}
+        self.retirements: deque[str] = deque(maxlen=HISTORY)  # why workers retired, lately
         self._lock = threading.Lock()
 
     def pool(self, kind: str) -> Pool:
         with self._lock:
             pool = self.pools.get(kind)
             if pool is None or pool.closed:
-                size = self.pool_size if kind == CPU else CUDA_POOL_SIZE
-                pool = self.pools[kind] = Pool(self, kind, size)
+                size = CUDA_POOL_SIZE if kind == CUDA else self.pool_size
+                pool = self.pools[kind] = Pool(self, kind, size,
+                                               reuse=self.reuse and kind == CPU)
             return pool
 
     def start(self) -> None:
@@ -310,7 +435,9 @@ class Spawner:
 
     def start_worker(self, kind: str, *, probe: bool = False) -> Worker:
         args = ((["--cuda"] if kind == CUDA else []) + (["--probe"] if probe else [])
-                + (["--no-optimizers"] if self.batch else []))
+                + (["--no-optimizers"] if self.batch and not (self.reuse and kind == CPU)
+                   else [])
+                + (["--reuse"] if self.reuse and kind == CPU else []))
         timeout = self.kernel.startup_timeout
         try:
             proc, channel = launch.start_worker(self.kernel.python, args,
@@ -323,6 +450,7 @@ class Spawner:
         with self._lock:
             self.history.append(proc.pid)
             self.starting.add(proc.pid)
+            self.counts["workers"] += 1
         try:
             hello = self._hello(proc, channel, timeout)
         except _Stopped:
@@ -393,17 +521,36 @@ class Spawner:
 
     def session(self, kind: str, seed: int, limits: RunLimits,
                 timeout: float) -> SpawnedSession:
-        worker = self.pool(kind).take(timeout)
+        pool = self.pool(kind)
+        worker = pool.take(timeout, limits)
+        with self._lock:
+            self.counts["runs"] += 1
+            self.counts["reused"] += worker.runs > 1
         workdir = tempfile.mkdtemp(prefix="tutor-lesson-")
         try:
             worker.channel.send({"op": "start", "seed": seed, "limits": limits,
                                  "workdir": workdir})
         except ChannelClosed:
+            pool.release(worker, back=False, why="it ended before its run started")
             worker.discard()
             remove_tree(workdir, 1.0)
             raise KernelError(_("the lesson's process ended before its run started"),
                               "not_started") from None
-        return SpawnedSession(self.kernel, worker, workdir)
+        if pool.reuse:
+            worker.watch(pool)
+        return SpawnedSession(self.kernel, worker, workdir, pool if pool.reuse else None)
+
+    def retired(self, worker: Worker, why: str) -> None:
+        """(A reuse pool's) `worker` will serve no more runs."""
+        with self._lock:
+            self.counts["retired"] += 1
+            self.retirements.append(why or "its run failed or ended it")
+
+    def stats(self) -> dict[str, int]:
+        """Workers started, runs served, runs served by a worker that had served one
+        before (`reused`), workers retired after a run (reuse pools)."""
+        with self._lock:
+            return dict(self.counts)
 
     def started(self) -> list[int]:
         """Pids of the workers started lately (the last HISTORY), oldest first."""

@@ -1,6 +1,6 @@
-"""A spawned kernel worker: one fresh process per lesson run, started ahead of need.
+"""A spawned kernel worker: a fresh process for a lesson run, started ahead of need.
 
-    python -c BOOT worker --fd N [--cuda] [--probe] [--no-optimizers]   # POSIX: fd N
+    python -c BOOT worker --fd N [--cuda] [--probe] [--no-optimizers] [--reuse]  # POSIX
     python -c BOOT worker --connect HOST:PORT [--cuda] ...   # elsewhere: connect back, token
                                                              # in TUTOR_KERNEL_TOKEN
 
@@ -8,12 +8,17 @@ Used where forking a zygote is unsafe or impossible (spawn mode: macOS, Windows,
 multi-threaded zygote) and, in every mode, for lesson runs that need CUDA (a
 process that has initialised CUDA cannot fork).  The tutor keeps a small pool of
 workers that have already imported torch (and, for CUDA, initialised it); each
-serves exactly one lesson run and exits.  Protocol on its socket (JSON lines):
+serves one lesson run and exits, except a batch's CPU workers (`--reuse`: `tutor
+check`, the pytest plugin), which serve runs one after the other for as long as each
+run leaves the process as the first run found it (tutor/kernel/reuse.py).  Protocol
+on its socket (JSON lines):
 
     <- {"event": "hello", "torch": "2.13.0", "python": "3.11.7", "pid": 4242, "limits": {...},
         "cuda": true, ...}                       (torch imported, warmed up: waiting)
     -> {"op": "start", "seed": 0, "limits": {"cpu_seconds": 30}, "workdir": "/tmp/tutor-lesson-…"}
     ... then the lesson session's requests (docs/kernel.md), until {"op": "bye"}
+    <- {"event": "idle", "runs": 1}              (--reuse, found unchanged: another start)
+    <- {"event": "retire", "why": "…"}           (--reuse, found changed: it exits)
 
 Its stdin is a lifeline from the tutor, watched from before the torch import
 (tutor/kernel/lifeline.py): end of file means the tutor has gone (the worker kills
@@ -27,6 +32,7 @@ Portable: imports only the standard library and torch; `resource`, `/proc`,
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import socket
@@ -38,10 +44,11 @@ import torch
 
 from tutor.kernel import lifeline, warm
 from tutor.kernel import limits as lim
+from tutor.kernel import reuse as reuse_mod
 from tutor.kernel.channel import Channel, ChannelClosed
 from tutor.kernel.cleanup import remove_tree
 from tutor.kernel.guard import EXIT_CHANNEL_LOST, EXIT_KERNEL_FAILED, ChannelLost
-from tutor.kernel.session import private_stdio, serve_run
+from tutor.kernel.session import LessonSession, private_stdio, serve_run
 
 TOKEN_ENV = "TUTOR_KERNEL_TOKEN"
 
@@ -93,9 +100,11 @@ def planned_limits(cuda: bool) -> dict[str, Any]:
     return out
 
 
-def isolate(workdir: str, limits: dict[str, Any], *, cuda: bool) -> int:
-    """Become a lesson run: own session, private directory, stdio, limits.
-    Returns the fd of the capture file (fd 1 and 2 write there)."""
+def isolate(workdir: str, limits: dict[str, Any], *, cuda: bool, first: bool = True) -> int:
+    """Become a lesson run: own session, private directory, stdio, limits (`first`:
+    the worker's first run; a reused worker is isolated already, and its limits are
+    set again for this run).  Returns the fd of the capture file (fd 1 and 2 write
+    there)."""
     if hasattr(os, "setsid"):
         try:
             os.setsid()
@@ -107,7 +116,7 @@ def isolate(workdir: str, limits: dict[str, Any], *, cuda: bool) -> int:
     for name in ("SIGCHLD", "SIGTERM", "SIGXCPU"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
-    capture = private_stdio(workdir)
+    capture = private_stdio(workdir, first=first)
     nproc = None
     if procs is not None and hasattr(os, "geteuid") and os.geteuid() != 0:
         nproc = procs.user_tasks() + int(limits.get("processes", procs.PROCESS_LIMIT))
@@ -115,42 +124,126 @@ def isolate(workdir: str, limits: dict[str, Any], *, cuda: bool) -> int:
     return capture
 
 
-def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any]) -> int:
-    channel.send({"event": "hello", **hello})
+def _wait_for_start(channel: Channel) -> dict[str, Any] | None:
+    """The next `start` request (None: the tutor said bye or went away)."""
     while True:
         try:
             request = channel.recv()
         except ChannelClosed:
-            return 0
+            return None
         if request.get("op") == "bye":
-            return 0
+            return None
         if request.get("op") == "ping":  # the pool's look before it hands us out
             channel.send({"event": "pong", "seq": request.get("seq")})
         if request.get("op") == "start":
-            break
-    limits = request.get("limits") or {}
-    # made by the tutor, which removes it after the run whatever happens to us
-    workdir = request.get("workdir") or tempfile.mkdtemp(prefix="tutor-lesson-")
-    code = 0
-    try:
-        capture = isolate(workdir, limits, cuda=cuda)
-        warm.seed_all(int(request.get("seed") or 0), warm=not cuda)
-        serve_run(channel, capture, limits)
-    except ChannelLost:  # the lesson's code closed or replaced the channel's descriptors
-        code = EXIT_CHANNEL_LOST
-    except BaseException:  # noqa: B036
-        code = EXIT_KERNEL_FAILED
-    finally:
+            return request
+
+
+def _cpu_limit_off() -> None:
+    """Between runs of a reused worker: no CPU-time limit until the next request arms
+    its own (session.LessonSession._arm_cpu_limit), so the idle worker is not killed
+    for what earlier runs used."""
+    if lim.resource is not None and lim.cpu_limit_available():
         try:
-            kill_descendants()
+            _soft, hard = lim.resource.getrlimit(lim.resource.RLIMIT_CPU)
+            lim.resource.setrlimit(lim.resource.RLIMIT_CPU, (hard, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def serve(channel: Channel, *, cuda: bool, hello: dict[str, Any],
+          reuse: reuse_mod.Watch | None = None) -> int:
+    """Serve one run (`reuse` None), or runs one after the other for as long as each
+    leaves the process as the first found it (`reuse`: a batch worker; see
+    tutor/kernel/reuse.py): after each, {"event": "idle"} (ready for another `start`)
+    or {"event": "retire", "why": ...} and exit."""
+    channel.send({"event": "hello", **hello})
+    baseline: dict[str, Any] | None = None
+    runs = 0
+    capture = -1
+    while True:
+        request = _wait_for_start(channel)
+        if request is None:
+            return 0
+        limits = request.get("limits") or {}
+        # made by the tutor, which removes it after the run whatever happens to us
+        workdir = request.get("workdir") or tempfile.mkdtemp(prefix="tutor-lesson-")
+        code = 0
+        why: list[str] = []
+        session = None
+        try:
+            if capture >= 0:  # the last run's (a reused worker)
+                os.close(capture)
+            capture = isolate(workdir, limits, cuda=cuda, first=runs == 0)
+            warm.seed_all(int(request.get("seed") or 0), warm=not cuda and runs == 0)
+            if reuse is not None:
+                if baseline is None:  # (the first run: later ones are compared with it)
+                    baseline = _fingerprint(workdir)
+                reuse.arm()
+            session = serve_run(channel, capture, limits)
+        except ChannelLost:  # the lesson's code closed or replaced the channel's descriptors
+            code = EXIT_CHANNEL_LOST
         except BaseException:  # noqa: B036
-            pass
+            code = EXIT_KERNEL_FAILED
+        finally:
+            if reuse is not None:
+                why = reuse.disarm()
+                if session is None or not session.said_bye:
+                    why.append("its run did not end with the tutor's bye")
+                elif not code:
+                    try:
+                        why += _after_run(session, baseline, workdir)
+                    except Exception as exc:  # noqa: BLE001 - then it is not known to be clean
+                        why.append(f"the look after its run failed ({type(exc).__name__})")
+            session = None
+            try:
+                kill_descendants()
+            except BaseException:  # noqa: B036
+                pass
+            try:
+                os.chdir(tempfile.gettempdir())
+            except OSError:
+                pass
+            remove_tree(workdir, 10.0)
+        runs += 1
+        if reuse is None or code:
+            return code
+        if why:
+            try:
+                channel.send({"event": "retire", "why": "; ".join(why)[:2000]})
+            except (ChannelClosed, ValueError, TypeError):
+                pass
+            return 0
+        _cpu_limit_off()
         try:
-            os.chdir(tempfile.gettempdir())
-        except OSError:
-            pass
-        remove_tree(workdir, 10.0)
-    return code
+            channel.send({"event": "idle", "runs": runs})
+        except ChannelClosed:
+            return 0
+
+
+def _fingerprint(workdir: str) -> dict[str, Any]:
+    state = reuse_mod.take()
+    state["cwd"] = state["cwd"] == repr(workdir)  # (each run has a directory of its own)
+    return state
+
+
+def _after_run(session: LessonSession, baseline: dict[str, Any] | None,
+               workdir: str) -> list[str]:
+    """Why this worker must not serve another run ([]: it may)."""
+    why = []
+    if session.wrote_modules:
+        why.append("the lesson's modules were put on its import path")
+    if session.forks.count:
+        why.append("the lesson forked")
+    broke = session.guard.describe()
+    if broke:
+        why.append(f"the lesson's code {broke}")
+    session.close()
+    del session
+    gc.collect()
+    if baseline is None:
+        return [*why, "no fingerprint was taken"]
+    return why + reuse_mod.differences(baseline, _fingerprint(workdir))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probe", action="store_true", help="report whether CUDA is available")
     parser.add_argument("--no-optimizers", action="store_true",
                         help="leave the optimizers out of the warm-up (a batch of runs)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="serve further runs while each leaves the process as the "
+                             "first found it (a batch; tutor/kernel/reuse.py)")
     args = parser.parse_args(argv)
     lifeline.on_tutor_gone(kill_descendants)
     lifeline.guard_worker(lifeline.parent_pid())  # (started by BOOT, before the import)
@@ -177,5 +273,10 @@ def main(argv: list[str] | None = None) -> int:
     else:  # a CPU run: no backward where it may start CUDA's driver (see warm_up)
         no_gpu = not hello.get("cuda") if args.probe else not torch.backends.cuda.is_built()
         warm.warm_up(count_devices=no_gpu, optimizers=not args.no_optimizers)
-    code = serve(Channel(sock), cuda=args.cuda, hello=hello)
+    watch = None
+    if args.reuse:
+        reuse_mod.warm_up()
+        gc.freeze()  # (what the warm-up made is kept: the look after each run is cheap)
+        watch = reuse_mod.Watch()
+    code = serve(Channel(sock), cuda=args.cuda, hello=hello, reuse=watch)
     os._exit(code)
