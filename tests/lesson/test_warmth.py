@@ -4,6 +4,7 @@ does is tested in tests/kernel/test_warmth.py."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,14 @@ def test_what_cannot_be_read_counts_as_needing_it(tmp_path: Path) -> None:
     assert needs_optimizers([Path("memory/assign")])
     assert needs_optimizers([tmp_path / "gone.yaml"])
     assert not needs_optimizers([])
+
+
+def test_a_fifo_or_a_device_is_not_read(tmp_path: Path) -> None:
+    """(`tutor check` refuses them later, with the reason; here reading would block.)"""
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    assert needs_optimizers([tmp_path / "fifo.yaml"])
+    assert needs_optimizers([tmp_path / "zero.yaml"])
 
 
 # Found by running every bundled lesson in a zygote without the warm-up and asking each

@@ -19,7 +19,9 @@ different result.  Pure: no torch.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -36,6 +38,7 @@ DYNAMO_WORDS = re.compile(
     r"|functional_call|vmap|jacrev|jacfwd|hessian|GradScaler|DistributedDataParallel"
     r"|make_fx|TorchDispatchMode|_python_dispatch|distributed"
 )
+READ_LIMIT = 4 << 20  # bytes of a file read (a larger one counts as needing it)
 
 
 def mentions_dynamo(text: str) -> bool:
@@ -45,7 +48,8 @@ def mentions_dynamo(text: str) -> bool:
 
 def needs_optimizers(paths: Iterable[Path]) -> bool:
     """Whether the lessons in `paths` (lesson files, or directories of them) may import
-    `torch._dynamo`: any of them, or its pack.yaml, mentions it, or cannot be read."""
+    `torch._dynamo`: any of them, or its pack.yaml, mentions it, or cannot be read
+    (or is no regular file: nothing here waits on a FIFO)."""
     seen: set[Path] = set()
     for root in paths:
         for file in lesson_files(root):
@@ -54,10 +58,24 @@ def needs_optimizers(paths: Iterable[Path]) -> bool:
                 if path is None or path in seen:
                     continue
                 seen.add(path)
-                try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    return True
-                if mentions_dynamo(text):
+                text = _text(path)
+                if text is None or mentions_dynamo(text):
                     return True
     return False
+
+
+def _text(path: Path) -> str | None:
+    """The file's text; None where it is no regular file of at most READ_LIMIT bytes
+    or cannot be read (opened without blocking: a FIFO would wait for a writer)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            data = f.read(READ_LIMIT + 1)
+        except OSError:
+            return None
+    return None if len(data) > READ_LIMIT else data.decode("utf-8", "replace")
