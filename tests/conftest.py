@@ -97,12 +97,12 @@ class Borrowed:
 
 @pytest.fixture
 def commands_share_kernel(kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> Kernel:
-    """In-process `tutor play`, `show` and `check` run their lessons in the session's
+    """In-process `tutor play`, `show`, `check` and `record` run their lessons in the session's
     kernel instead of starting one each (a torch import per command), for tests of
     what the commands print and record.  Their own kernel's start and shutdown are
     tested end to end, a process per command (tests/test_cli.py, tests/kernel)."""
     monkeypatch.setattr(Borrowed, "shared", kernel, raising=False)
-    for command in ("play", "show", "check"):
+    for command in ("play", "show", "check", "record"):
         monkeypatch.setattr(f"tutor.commands.{command}.Kernel", Borrowed)
     return kernel
 
