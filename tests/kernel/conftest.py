@@ -13,7 +13,8 @@ run's process starts, is limited, interrupted, killed or cleaned up runs in both
 In spawn mode these kernels are batch kernels (`Kernel(batch=True)`, as `tutor check`
 and the pytest plugin use): their workers leave the optimizers' warm-up (as long as a
 torch import again) to the runs that make an optimizer.  The interactive warm-up is
-tested by its own kernel (test_platform.py).
+tested by its own kernel (test_platform.py).  `own_kernel`'s zygotes (tests that kill
+or restart them) leave the optimizers' warm-up out too (`Kernel(optimizers=False)`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from tutor.kernel import Kernel
 MODES = ["fork", "spawn"]
 
 
-def _started(mode: str) -> Iterator[Kernel]:
-    k = Kernel(mode=mode, batch=True)
+def _started(mode: str, *, optimizers: bool = True) -> Iterator[Kernel]:
+    k = Kernel(mode=mode, batch=True, optimizers=optimizers)
     k.start()
     k.wait_ready()
     yield k
@@ -43,8 +44,9 @@ def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
 
 @pytest.fixture(params=MODES)
 def own_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
-    """A kernel of the test's own, for tests that kill or restart it."""
-    yield from _started(request.param)
+    """A kernel of the test's own, for tests that kill or restart it (its zygote, and
+    every zygote it restarts, without the optimizers' warm-up: see test_warmth.py)."""
+    yield from _started(request.param, optimizers=False)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
