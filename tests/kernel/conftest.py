@@ -1,7 +1,8 @@
 """The kernel tests run twice: in fork mode (a zygote) and in spawn mode (a warm pool).
 
 `kernel` and `own_kernel` are parametrized by mode; a test about a mechanism that
-only one mode has says so with `kernel_helpers.fork_only(kernel, why)`.
+only one mode has says so with `kernel_helpers.fork_only(kernel, why)`, or, with
+`own_kernel`, `@pytest.mark.fork_only(why)` (its spawn case then starts no kernel).
 
 A test (or one case of it) whose behaviour lives in code both modes share (what the
 run's process does with a step once it has one: observing values, capping them,
@@ -45,7 +46,11 @@ def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
 @pytest.fixture(params=MODES)
 def own_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
     """A kernel of the test's own, for tests that kill or restart it (its zygote, and
-    every zygote it restarts, without the optimizers' warm-up: see test_warmth.py)."""
+    every zygote it restarts, without the optimizers' warm-up: see test_warmth.py).
+    A test marked `fork_only(why)` is skipped in spawn mode before a kernel is started."""
+    fork = request.node.get_closest_marker("fork_only")
+    if fork is not None and request.param != "fork":
+        pytest.skip(f"fork mode only: {fork.args[0]}")
     yield from _started(request.param, optimizers=False)
 
 
