@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tutor.lesson.loader import MAX_FILE_BYTES
 from tutor.lesson.warmth import needs_optimizers
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
@@ -62,19 +63,25 @@ def test_a_pack_whose_setup_or_modules_make_an_optimizer_needs_it(tmp_path: Path
     assert needs_optimizers([plain])
 
 
-def test_what_cannot_be_read_counts_as_needing_it(tmp_path: Path) -> None:
+def test_a_path_that_is_not_there_counts_as_needing_it(tmp_path: Path) -> None:
     """A lesson id stands for a file the caller has not looked up (`tutor check ID`)."""
     assert needs_optimizers([Path("memory/assign")])
     assert needs_optimizers([tmp_path / "gone.yaml"])
     assert not needs_optimizers([])
 
 
-def test_a_fifo_or_a_device_is_not_read(tmp_path: Path) -> None:
-    """(`tutor check` refuses them later, with the reason; here reading would block.)"""
+def test_what_the_loader_refuses_is_not_read_and_needs_nothing(tmp_path: Path) -> None:
+    """A FIFO (reading it would block), a device (it would never end), a file over the
+    loader's limit: `tutor check` refuses them with the reason; none of them runs."""
     os.mkfifo(tmp_path / "fifo.yaml")
     (tmp_path / "zero.yaml").symlink_to("/dev/zero")
-    assert needs_optimizers([tmp_path / "fifo.yaml"])
-    assert needs_optimizers([tmp_path / "zero.yaml"])
+    big = tmp_path / "big.yaml"
+    big.write_text("# torch.optim.SGD\n" + "#" * MAX_FILE_BYTES)
+    for path in ("fifo.yaml", "zero.yaml", "big.yaml"):
+        assert not needs_optimizers([tmp_path / path]), path
+    assert not needs_optimizers([tmp_path])  # (the directory: the same files)
+    assert needs_optimizers([tmp_path / "fifo.yaml",
+                             lesson(tmp_path / "more", "opt", "torch.optim.SGD")])
 
 
 # Found by running every bundled lesson in a zygote without the warm-up and asking each

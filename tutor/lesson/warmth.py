@@ -11,8 +11,10 @@ plugin) passes `Kernel(optimizers=needs_optimizers(files))`: most lessons never 
 Read from the files' text, generously: any mention of what imports `torch._dynamo`
 (`torch.optim.`, `torch.compile`, checkpointing, `torch.func`, ...: `DYNAMO_WORDS`) in a
 lesson file or its pack's pack.yaml (shared setup code, modules) counts, in prose too;
-so does a file that cannot be read (a lesson id, not a path: the caller did not look).
-A word that only looks like such code costs the warm-up, as before; a lesson that
+so does a path that is not there (a lesson id: the caller did not look it up).  What
+the loader refuses (no regular file, unreadable, over its size limit) never runs and
+counts for nothing.  A word that only looks like such code costs the warm-up, as
+before; a lesson that
 imports `torch._dynamo` another way pays the import in its run: slower, never a
 different result.  Pure: no torch.
 """
@@ -26,6 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tutor.lesson.files import lesson_files, pack_manifest
+from tutor.lesson.loader import MAX_FILE_BYTES
 
 # What imports torch._dynamo, as a lesson's code names it (torch 2.x: an optimizer's
 # and a scheduler's methods, the compilers, checkpointing, custom ops, deterministic
@@ -38,7 +41,6 @@ DYNAMO_WORDS = re.compile(
     r"|functional_call|vmap|jacrev|jacfwd|hessian|GradScaler|DistributedDataParallel"
     r"|make_fx|TorchDispatchMode|_python_dispatch|distributed"
 )
-READ_LIMIT = 4 << 20  # bytes of a file read (a larger one counts as needing it)
 
 
 def mentions_dynamo(text: str) -> bool:
@@ -48,8 +50,8 @@ def mentions_dynamo(text: str) -> bool:
 
 def needs_optimizers(paths: Iterable[Path]) -> bool:
     """Whether the lessons in `paths` (lesson files, or directories of them) may import
-    `torch._dynamo`: any of them, or its pack.yaml, mentions it, or cannot be read
-    (or is no regular file: nothing here waits on a FIFO)."""
+    `torch._dynamo`: any of them, or its pack.yaml, mentions it, or is not there (see
+    the module; nothing here waits on a FIFO or reads a device)."""
     seen: set[Path] = set()
     for root in paths:
         for file in lesson_files(root):
@@ -65,17 +67,20 @@ def needs_optimizers(paths: Iterable[Path]) -> bool:
 
 
 def _text(path: Path) -> str | None:
-    """The file's text; None where it is no regular file of at most READ_LIMIT bytes
-    or cannot be read (opened without blocking: a FIFO would wait for a writer)."""
+    """The file's text; None where there is no such file; "" where the loader would
+    refuse it (no regular file, unreadable, over MAX_FILE_BYTES): opened without
+    blocking, since a FIFO would wait for a writer."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError:
+        return ""
     with os.fdopen(fd, "rb") as f:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            data = f.read(READ_LIMIT + 1)
+                return ""
+            data = f.read(MAX_FILE_BYTES + 1)
         except OSError:
-            return None
-    return None if len(data) > READ_LIMIT else data.decode("utf-8", "replace")
+            return ""
+    return "" if len(data) > MAX_FILE_BYTES else data.decode("utf-8", "replace")
