@@ -46,7 +46,7 @@ def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
 @pytest.fixture(params=MODES)
 def own_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
     """A kernel of the test's own, for tests that kill or restart it (its zygote, and
-    every zygote it restarts, without the optimizers' warm-up: see test_warmth.py).
+    every zygote it restarts, without the optimizers' warm-up: see test_warm_up_choice.py).
     A test marked `fork_only(why)` is skipped in spawn mode before a kernel is started."""
     fork = request.node.get_closest_marker("fork_only")
     if fork is not None and request.param != "fork":

@@ -1,6 +1,6 @@
 """Which lessons need the kernel's optimizer warm-up (tutor/lesson/warmth.py): read from
 the lesson files and their pack.yaml, no kernel.  What a kernel started without it
-does is tested in tests/kernel/test_warmth.py."""
+does is tested in tests/kernel/test_warm_up_choice.py."""
 
 from __future__ import annotations
 
