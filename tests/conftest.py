@@ -76,6 +76,37 @@ def kernel() -> Iterator[Kernel]:
     k.shutdown()
 
 
+class Borrowed:
+    """What an in-process command gets for `Kernel(...)` under `commands_share_kernel`:
+    the session's kernel, which it may neither start again nor shut down."""
+
+    shared: Kernel
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.shared, name)
+
+    def start(self) -> None:
+        pass
+
+    def shutdown(self) -> None:
+        pass
+
+
+@pytest.fixture
+def commands_share_kernel(kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> Kernel:
+    """In-process `tutor play`, `show`, `check` and `record` run their lessons in the session's
+    kernel instead of starting one each (a torch import per command), for tests of
+    what the commands print and record.  Their own kernel's start and shutdown are
+    tested end to end, a process per command (tests/test_cli.py, tests/kernel)."""
+    monkeypatch.setattr(Borrowed, "shared", kernel, raising=False)
+    for command in ("play", "show", "check", "record"):
+        monkeypatch.setattr(f"tutor.commands.{command}.Kernel", Borrowed)
+    return kernel
+
+
 @pytest.fixture
 def own_kernel() -> Iterator[Kernel]:
     """A kernel of the test's own, for tests that kill or restart it."""

@@ -1,13 +1,20 @@
-"""`tutor list`, `tutor check` and `tutor play` end to end, as a user runs them."""
+"""`tutor list`, `tutor check` and `tutor play` end to end, as a user runs them.
+
+How `tutor play` reads what is typed (printed output over lines, one-letter answers,
+`nothing`) is tested in this process (`play_here`), its lessons run in the session's
+kernel: a process and a kernel per command are tested by the other play tests."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +27,22 @@ def tutor(*args: str, stdin: str = "", env: dict[str, str] | None = None,
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
                           capture_output=True, timeout=timeout, env=full_env)
+
+
+@pytest.fixture
+def play_here(commands_share_kernel: object, capsys: pytest.CaptureFixture[str],
+              monkeypatch: pytest.MonkeyPatch) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`tutor play ARGS` in this process, `stdin` piped in: what `tutor(...)` returns."""
+    from tutor.cli import main
+
+    def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = main(["play", *args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["tutor", "play", *args], code, out, err)
+
+    return play
 
 
 def test_list_json_has_the_bundled_lessons_and_extra_paths() -> None:
@@ -160,13 +183,14 @@ def test_version_names_the_distribution() -> None:
     assert "pytorch-tutor" in proc.stdout  # what to `pip install` / `pip show`
 
 
-def test_play_never_writes_escape_sequences_from_lesson_output(tmp_path: Path) -> None:
+def test_play_never_writes_escape_sequences_from_lesson_output(
+        tmp_path: Path, play_here: Callable[..., Any]) -> None:
     lesson = tmp_path / "escape.yaml"
     lesson.write_text(
         "id: t/escape\ntitle: Escapes\ntopic: t\nsteps:\n"
         "  - code: print('a\\x1b[2Jb\\x1b]0;owned\\x07c')\n"
         "    predict:\n      - ask: printed?\n        kind: stdout\n        answer: abc\n")
-    proc = tutor("play", str(lesson), stdin="reveal\n")
+    proc = play_here(str(lesson), stdin="reveal\n")
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
     assert "The live value: abc" in proc.stdout
@@ -175,7 +199,7 @@ def test_play_never_writes_escape_sequences_from_lesson_output(tmp_path: Path) -
 @pytest.mark.parametrize(("lang", "nothing", "mark"),
                          [("en", "nothing", "correct"), ("ko", "출력 없음", "✓")])
 def test_play_takes_nothing_as_a_whole_printed_output_answer(
-        tmp_path: Path, lang: str, nothing: str, mark: str) -> None:
+        tmp_path: Path, lang: str, nothing: str, mark: str, play_here: Callable[..., Any]) -> None:
     """`nothing` (출력 없음 in Korean) ends a printed-output answer at once: it read more
     lines, so the next question's answer, piped after it, was swallowed into it (a
     reader's finding)."""
@@ -185,16 +209,16 @@ def test_play_takes_nothing_as_a_whole_printed_output_answer(
         "  - code: x = 5\n"
         "    predict:\n      - ask: printed?\n        kind: stdout\n        answer: nothing\n"
         "      - ask: x?\n        kind: number\n        expect: x\n        answer: '5'\n")
-    proc = tutor("play", "--lang", lang, "--no-progress", str(lesson), stdin=f"{nothing}\n5\n")
+    proc = play_here("--lang", lang, "--no-progress", str(lesson), stdin=f"{nothing}\n5\n")
     assert proc.returncode == 0, proc.stderr
     out = " ".join(proc.stdout.split())
     assert out.count(mark) == 2, out
     assert f"{nothing} 5" not in out
 
 
-def test_play_never_gives_the_answer_in_a_try_again_message() -> None:
+def test_play_never_gives_the_answer_in_a_try_again_message(play_here: Callable[..., Any]) -> None:
     # x.grad is 0.6 here: the judge's usual examples ("like 0.6, -4.0, ...") would give it away
-    proc = tutor("play", "samples/accumulate", stdin="what?\n")
+    proc = play_here("samples/accumulate", stdin="what?\n")
     assert proc.returncode == 0, proc.stderr
     words = " ".join(proc.stdout.split())  # the message is wrapped over lines
     start = words.index(" ? ")
@@ -227,12 +251,13 @@ steps:
 """
 
 
-def test_play_reads_printed_output_over_several_lines(tmp_path: Path) -> None:
+def test_play_reads_printed_output_over_several_lines(tmp_path: Path,
+                                                      play_here: Callable[..., Any]) -> None:
     """A printed-output answer is the lines up to an empty one, judged as the app
     judges it (line breaks count as spaces); then the next answer follows."""
     lesson = tmp_path / "prints.yaml"
     lesson.write_text(PRINTS)
-    proc = tutor("play", str(lesson), "--json", stdin="pre forward\npost\n\n2\n")
+    proc = play_here(str(lesson), "--json", stdin="pre forward\npost\n\n2\n")
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [(r["prompt"], r["answer"], r["verdict"]) for r in records] == [
@@ -247,7 +272,7 @@ def test_play_reads_printed_output_over_several_lines(tmp_path: Path) -> None:
     assert "== Printing twice ==" in text and "Two print calls:" in text
     assert "• one\n• two" in text and "Each print ends its own line." in text
     # the same output typed on one line is the same answer, as in the app
-    one_line = tutor("play", str(lesson), stdin="pre forward post\n\n2\n")
+    one_line = play_here(str(lesson), stdin="pre forward post\n\n2\n")
     assert "✓ correct: It printed pre forward post." in one_line.stdout
 
 
@@ -285,16 +310,17 @@ steps:
 """
 
 
-def test_play_takes_a_single_letter_as_an_answer_never_a_command(tmp_path: Path) -> None:
+def test_play_takes_a_single_letter_as_an_answer_never_a_command(
+        tmp_path: Path, play_here: Callable[..., Any]) -> None:
     """`q` and `h` are names in lessons: typed alone they are answers (reader r23 was
     thrown out of a lesson whose answer was `q`); `quit` and `hint` stay commands."""
     lesson = tmp_path / "letters.yaml"
     lesson.write_text(LETTERS)
-    proc = tutor("play", str(lesson), "--json", stdin="s\nh\nq\n")
+    proc = play_here(str(lesson), "--json", stdin="s\nh\nq\n")
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [(r["answer"], r["verdict"]) for r in records] == [
         ("s", "correct"), ("h", "correct"), ("q", "correct")]
     assert "finished: 3 of 3 right" in proc.stderr
-    words = tutor("play", str(lesson), stdin="hint\nquit\n")
+    words = play_here(str(lesson), stdin="hint\nquit\n")
     assert "hint: Read the code." in words.stdout and "stopped:" in words.stdout

@@ -12,7 +12,8 @@ import pytest
 
 from tutor.cli import main
 
-pytestmark = pytest.mark.kernel
+# (the lessons run in the session's kernel: what is tested is what play reads and prints)
+pytestmark = [pytest.mark.kernel, pytest.mark.usefixtures("commands_share_kernel")]
 
 TWO_STEPS = """\
 id: t/two-steps

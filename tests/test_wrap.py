@@ -109,8 +109,8 @@ CODE_LINE = re.compile(r"^ +\d+ \| ")
 
 
 @pytest.fixture
-def play50(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-           capsys: pytest.CaptureFixture[str]) -> Callable[[str, str], str]:
+def play50(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+           commands_share_kernel: object) -> Callable[[str, str], str]:
     """`tutor play` of a lesson's YAML at 50 columns with these lines typed: what it
     printed, after checking that no line but code is wider than the terminal."""
     def play(yaml: str, typed: str) -> str:
@@ -287,6 +287,7 @@ def test_emphasis_may_be_followed_by_a_korean_particle() -> None:
 
 
 @pytest.mark.kernel
+@pytest.mark.usefixtures("commands_share_kernel")
 @pytest.mark.parametrize("name", ["memory", "accumulate", "modules"])
 def test_play_in_korean_fits_80_columns(name: str, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch,

@@ -77,11 +77,15 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the kernel in the background (torch loads) if any prompt will run."""
+    """Start the kernel in the background (torch loads) if any prompt will run; its
+    zygote warms the optimizers up only if a lesson that will run may make one."""
     if session.config.option.collectonly:
         return
     if any(isinstance(item, PromptItem) for item in session.items):
-        _kernel(session.config, wait=False)
+        from tutor.lesson.warmth import needs_optimizers
+
+        files = {item.path for item in session.items if isinstance(item, (PromptItem, RunItem))}
+        _kernel(session.config, wait=False, optimizers=needs_optimizers(sorted(files)))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -100,12 +104,12 @@ def use_kernel(config: pytest.Config, kernel: Kernel) -> None:
     config.stash[_borrowed_key] = True
 
 
-def _kernel(config: pytest.Config, *, wait: bool = True) -> Kernel:
+def _kernel(config: pytest.Config, *, wait: bool = True, optimizers: bool = True) -> Kernel:
     kernel = config.stash.get(_kernel_key, None)
     if kernel is None:
         from tutor.kernel import Kernel
 
-        kernel = Kernel(batch=True)
+        kernel = Kernel(batch=True, optimizers=optimizers)
         kernel.start()
         config.stash[_kernel_key] = kernel
     if wait:

@@ -90,6 +90,7 @@ def test_a_named_file_that_is_not_a_lesson_is_an_error(repo: Path,
     assert out.count("\n") == 1 and "environment.yml:1:1: not a lesson file" in out
 
 
+@pytest.mark.usefixtures("commands_share_kernel")
 def test_check_path_runs_path_only_and_ignores_other_packs_problems(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     mine = tmp_path / "mine"

@@ -20,6 +20,21 @@ RECORDED = DATA / "record" / "layout.recorded.yaml"
 pytestmark = pytest.mark.kernel
 
 
+@pytest.fixture
+def record_here(commands_share_kernel, capsys):  # noqa: ANN001, ANN201
+    """`tutor record ARGS` in this process, on the session's kernel (the command as a
+    process, with a kernel of its own: test_record_check_cli_exits_1_on_drift)."""
+    from tutor.cli import main
+
+    def record(*args: str) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        code = main(["record", *args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["tutor", "record", *args], code, out, err)
+
+    return record
+
+
 def test_record_fills_and_fixes_answers_byte_for_byte(kernel, copy_data):
     path = copy_data("record/layout.yaml")
     result = record_file(kernel, path, fix=True)
@@ -36,7 +51,7 @@ def test_record_fills_and_fixes_answers_byte_for_byte(kernel, copy_data):
     assert path.read_bytes() == RECORDED.read_bytes()
 
 
-def test_a_wrong_answer_is_a_problem_not_an_overwrite_unless_fix(kernel, copy_data):
+def test_a_wrong_answer_is_a_problem_not_an_overwrite_unless_fix(kernel, copy_data, record_here):
     """The author wrote an answer and it fails: maybe the code is what is wrong, so
     record fills only the missing answers and reports the failing ones."""
     path = copy_data("record/layout.yaml")
@@ -53,17 +68,15 @@ def test_a_wrong_answer_is_a_problem_not_an_overwrite_unless_fix(kernel, copy_da
     text = path.read_text(encoding="utf-8")
     assert 'answer: "7"' in text and "answer: 'xyz'" in text  # left as the author wrote them
     # with --fix they are replaced, and reported as such
-    proc = subprocess.run([sys.executable, "-m", "tutor", "record", "--fix", str(path)],
-                          capture_output=True, text=True, timeout=120)
+    proc = record_here("--fix", str(path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "steps[0].predict[1].answer: 9.0  (was 7, judged wrong)" in proc.stdout
     assert path.read_bytes() == RECORDED.read_bytes()
 
 
-def test_record_cli_exits_1_on_a_wrong_answer(copy_data):
+def test_record_cli_exits_1_on_a_wrong_answer(copy_data, record_here):
     path = copy_data("record/layout.yaml")
-    proc = subprocess.run([sys.executable, "-m", "tutor", "record", str(path)],
-                          capture_output=True, text=True, timeout=120)
+    proc = record_here(str(path))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "3 problems" in proc.stderr and "is judged wrong" in proc.stdout
 
@@ -220,6 +233,7 @@ def test_a_tight_tolerance_gets_every_digit(kernel, tmp_path: Path):
     assert check_lesson(kernel, load_lesson(path)).status == "passed"
 
 
+@pytest.mark.usefixtures("commands_share_kernel")
 def test_record_leaves_out_questions_and_variants_whose_requires_are_unmet(
         tmp_path, capsys) -> None:
     """A question (or a row of `vary:`) that needs another torch is not recorded here:

@@ -69,6 +69,7 @@ def test_check_repeated_catches_unseeded_randomness(kernel, tmp_path: Path):
 
 
 @pytest.mark.kernel
+@pytest.mark.usefixtures("commands_share_kernel")
 def test_check_repeat_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     path = tmp_path / "random.yaml"
     path.write_text(LESSON.replace("{s}", "tensor([0.0043, 0.1056])"), encoding="utf-8")

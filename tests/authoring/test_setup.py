@@ -115,10 +115,11 @@ def test_a_lesson_whose_pack_yaml_has_a_broken_setup_fails_to_run(kernel, pack: 
     assert load_lesson(pack / "deeper" / "pow.yaml").setup is None
 
 
-def test_pytest_runs_the_setup(pack: Path):
-    proc = subprocess.run([sys.executable, "-m", "tutor", "record", str(pack)],
-                          capture_output=True, text=True, timeout=180)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+@pytest.mark.usefixtures("commands_share_kernel")
+def test_pytest_runs_the_setup(pack: Path, capsys: pytest.CaptureFixture[str]):
+    from tutor.cli import main
+
+    assert main(["record", str(pack)]) == 0, capsys.readouterr()  # (the answers, first)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(pack)], capture_output=True, text=True, timeout=180,
                           cwd=pack.parent)

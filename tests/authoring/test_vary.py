@@ -58,6 +58,7 @@ def test_check_fails_when_a_wrong_answer_is_right_in_one_variant(kernel) -> None
 
 
 @pytest.mark.kernel
+@pytest.mark.usefixtures("commands_share_kernel")
 def test_check_command_names_the_values(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(VARY), "-j", "1"]) == 1
     out = capsys.readouterr().out
@@ -221,6 +222,7 @@ def test_record_leaves_a_good_lesson_with_variants_alone(kernel, tmp_path: Path)
     assert path.read_bytes() == before
 
 
+@pytest.mark.usefixtures("commands_share_kernel")
 def test_check_json_records_carry_the_variant(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(VARY / "good.yaml"), "--json", "-j", "1"]) == 0
     records = json.loads(capsys.readouterr().out)["records"]

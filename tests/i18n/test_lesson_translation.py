@@ -214,6 +214,7 @@ def test_play_marks_a_lesson_without_a_translation(fake, monkeypatch, capsys) ->
 
 
 @pytest.mark.kernel
+@pytest.mark.usefixtures("commands_share_kernel")
 def test_check_in_korean_runs_and_judges_exactly_as_in_english(capsys) -> None:
     said = {}
     total = {"en": "prompts: 15 of 15 passed", "ko": "문제: 15개 중 15개 통과"}  # (check speaks

@@ -10,8 +10,9 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,28 @@ def tutor(*args: str, lang: str = "ko", home: Path) -> subprocess.CompletedProce
 
 
 @pytest.fixture
+def check_here(commands_share_kernel: object, capsys: pytest.CaptureFixture[str],
+               monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+               ) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`tutor check ARGS` in Korean as `tutor(...)` runs it, but in this process and on
+    the session's kernel (what is tested is the report's language)."""
+    from tutor.cli import main
+
+    for name in ("TUTOR_PATH", "LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in (("TUTOR_LANG", "ko"), ("TUTOR_HOME", str(tmp_path)), ("COLUMNS", "80")):
+        monkeypatch.setenv(name, value)
+
+    def check(*args: str) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        code = main(["check", *args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["tutor", "check", *args], code, out, err)
+
+    return check
+
+
+@pytest.fixture
 def korean() -> Iterator[None]:
     i18n.set_language("ko")
     try:
@@ -43,8 +66,8 @@ def korean() -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------- tutor check
-def test_check_reports_a_failing_lesson_in_korean(tmp_path: Path) -> None:
-    proc = tutor("check", str(DRIFT), home=tmp_path)
+def test_check_reports_a_failing_lesson_in_korean(check_here: Callable[..., Any]) -> None:
+    proc = check_here(str(DRIFT))
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout
     assert "tutor check: 레슨 1개, torch " in out
@@ -62,8 +85,8 @@ def test_check_reports_a_failing_lesson_in_korean(tmp_path: Path) -> None:
     assert "  answer: " not in out and " passed" not in out
 
 
-def test_check_json_keeps_its_messages_in_english(tmp_path: Path) -> None:
-    proc = tutor("check", "--json", str(DRIFT), home=tmp_path)
+def test_check_json_keeps_its_messages_in_english(check_here: Callable[..., Any]) -> None:
+    proc = check_here("--json", str(DRIFT))
     assert proc.returncode == 1, proc.stderr
     messages = [r["message"] for r in json.loads(proc.stdout)["records"]]
     assert any(m.startswith("the reference answer is judged incorrect: ") for m in messages)
@@ -71,8 +94,8 @@ def test_check_json_keeps_its_messages_in_english(tmp_path: Path) -> None:
     assert "tutor check: 1 lessons, torch " in proc.stderr  # (its progress too)
 
 
-def test_an_engine_timeout_is_told_in_korean(tmp_path: Path) -> None:
-    proc = tutor("check", str(TIMEOUT), home=tmp_path)
+def test_an_engine_timeout_is_told_in_korean(check_here: Callable[..., Any]) -> None:
+    proc = check_here(str(TIMEOUT))
     assert proc.returncode == 1, proc.stderr
     assert " 에러 (문제 0개, " in proc.stdout
     assert ("core/timeout: 1단계 시간 초과: 코드가 0.5초 넘게 실행되어 중단했습니다 "

@@ -1,7 +1,8 @@
 """The kernel tests run twice: in fork mode (a zygote) and in spawn mode (a warm pool).
 
 `kernel` and `own_kernel` are parametrized by mode; a test about a mechanism that
-only one mode has says so with `kernel_helpers.fork_only(kernel, why)`.
+only one mode has says so with `kernel_helpers.fork_only(kernel, why)`, or, with
+`own_kernel`, `@pytest.mark.fork_only(why)` (its spawn case then starts no kernel).
 
 A test (or one case of it) whose behaviour lives in code both modes share (what the
 run's process does with a step once it has one: observing values, capping them,
@@ -15,6 +16,8 @@ and the pytest plugin use): a worker that a run left unchanged serves the next r
 (tutor/kernel/reuse.py; test_reuse.py tests the rule), so most tests' runs do not pay
 a torch import.  The interactive kernel (a fresh worker per run, the optimizers warmed
 up) is tested by its own kernels (test_platform.py, test_reuse.py).
+`own_kernel`'s zygotes (tests that kill or restart them) leave the optimizers'
+warm-up out (`Kernel(optimizers=False)`).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from tutor.kernel import Kernel
 MODES = ["fork", "spawn"]
 
 
-def _started(mode: str) -> Iterator[Kernel]:
-    k = Kernel(mode=mode, batch=True)
+def _started(mode: str, *, optimizers: bool = True) -> Iterator[Kernel]:
+    k = Kernel(mode=mode, batch=True, optimizers=optimizers)
     k.start()
     k.wait_ready()
     yield k
@@ -44,8 +47,13 @@ def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
 
 @pytest.fixture(params=MODES)
 def own_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
-    """A kernel of the test's own, for tests that kill or restart it."""
-    yield from _started(request.param)
+    """A kernel of the test's own, for tests that kill or restart it (its zygote, and
+    every zygote it restarts, without the optimizers' warm-up: see test_warm_up_choice.py).
+    A test marked `fork_only(why)` is skipped in spawn mode before a kernel is started."""
+    fork = request.node.get_closest_marker("fork_only")
+    if fork is not None and request.param != "fork":
+        pytest.skip(f"fork mode only: {fork.args[0]}")
+    yield from _started(request.param, optimizers=False)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

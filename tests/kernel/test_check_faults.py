@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from kernel_helpers import fork_only
 
 from tutor.kernel import Kernel
 
@@ -103,6 +102,7 @@ def test_a_lesson_charged_with_stopping_the_zygote_runs_again_alone() -> None:
         "kernel process", failure_kind="crashed"))
 
 
+@pytest.mark.fork_only("there is no zygote to kill (a run's parent is the tutor)")
 def test_a_lesson_the_kernel_died_under_is_found_by_its_kind_not_its_words(
         own_kernel: Kernel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`tutor check -j N` re-runs, alone, a lesson that the kernel died under: the kernel
@@ -113,7 +113,6 @@ def test_a_lesson_the_kernel_died_under_is_found_by_its_kind_not_its_words(
     from tutor.kernel import run
     from tutor.lesson import load_lesson
 
-    fork_only(own_kernel, "there is no zygote to kill (a run's parent is the tutor)")
     monkeypatch.setattr(run, "KERNEL_DIED", "met its end with the kernel")  # new words
     write(tmp_path, 0, "bad/zygote", BAD["bad/zygote"][0])
     check = check_lesson(own_kernel, load_lesson(tmp_path / "00.yaml"))

@@ -576,8 +576,8 @@ def test_garbage_on_the_channel_ends_the_run_not_the_tutor(kernel: Kernel) -> No
 # --------------------------------------------------------- the kernel itself
 
 
+@pytest.mark.fork_only("there is no zygote (a run's parent is the tutor itself)")
 def test_a_lesson_that_kills_the_zygote(own_kernel: Kernel) -> None:
-    fork_only(own_kernel, "there is no zygote (a run's parent is the tutor itself)")
     old = own_kernel.info["pid"]
     s = own_kernel.open_session()
     with pytest.raises(SessionDied):

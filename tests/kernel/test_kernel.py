@@ -6,7 +6,6 @@ import os
 import sys
 
 import pytest
-from kernel_helpers import fork_only
 
 from tutor.kernel import Kernel, KernelDead, SessionDied, StepTimeout
 
@@ -172,8 +171,8 @@ def test_sys_exit_stdin_and_output_floods_do_not_kill_the_session(kernel: Kernel
         assert s.observe("'still alive'")["value"] == "still alive"
 
 
+@pytest.mark.fork_only("there is no kernel process to die (a run's parent is the tutor)")
 def test_the_kernel_restarts_after_it_dies(own_kernel: Kernel) -> None:
-    fork_only(own_kernel, "there is no kernel process to die (a run's parent is the tutor)")
     old = own_kernel.info["pid"]
     with own_kernel.open_session() as s:
         with pytest.raises(SessionDied) as died:

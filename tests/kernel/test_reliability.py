@@ -178,8 +178,8 @@ def test_remove_tree_needs_no_recursion_and_never_raises(tmp_path: Path) -> None
 # --------------------------------------------------------- a stopped zygote
 
 
+@pytest.mark.fork_only("there is no zygote (a run's parent is the tutor itself)")
 def test_a_stopped_zygote_is_found_killed_and_restarted(own_kernel: Kernel) -> None:
-    fork_only(own_kernel, "there is no zygote (a run's parent is the tutor itself)")
     old = own_kernel.info["pid"]
     s = own_kernel.open_session()
     s.run_step("x = 1")

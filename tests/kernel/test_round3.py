@@ -13,7 +13,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from kernel_helpers import fork_only
 from test_faults import alive, assert_healthy, assert_no_leftovers, wait_until
 
 import tutor
@@ -166,8 +165,8 @@ def test_a_pool_worker_stopped_before_its_exec_is_replaced(
 STOP_THE_ZYGOTE = "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nx = 3"
 
 
+@pytest.mark.fork_only("a run's parent is the tutor itself, not a zygote")
 def test_a_lesson_that_stops_the_zygote_is_the_one_charged(own_kernel: Kernel) -> None:
-    fork_only(own_kernel, "a run's parent is the tutor itself, not a zygote")
     old = own_kernel.info["pid"]
     s = own_kernel.open_session()
     with pytest.raises(SessionDied, match=r"the lesson's code stopped the kernel process "

@@ -102,6 +102,7 @@ steps:
 
 
 @pytest.mark.kernel
+@pytest.mark.usefixtures("commands_share_kernel")
 def test_play_draws_pictures_only_after_the_steps_questions(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

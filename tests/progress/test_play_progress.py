@@ -4,30 +4,46 @@ run of its lesson, the steps before it run silently."""
 
 from __future__ import annotations
 
+import io
 import json
-import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tutor.progress import ProgressStore
 
-pytestmark = pytest.mark.kernel
+# `tutor play` runs in this process, its lessons in the session's kernel (a process and
+# a kernel of its own per play: tests/test_cli.py)
+pytestmark = [pytest.mark.kernel, pytest.mark.usefixtures("commands_share_kernel")]
 
 UI_LESSONS = Path(__file__).resolve().parent.parent / "data" / "ui" / "lessons"
 
 
-def play(home: Path, *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TUTOR_HOME": str(home)}
-    env.pop("TUTOR_PATH", None)
-    return subprocess.run([sys.executable, "-m", "tutor", "play", *args, "--path",
-                           str(UI_LESSONS)], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=180)
+@pytest.fixture
+def play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+         ) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`tutor play ARGS --path UI_LESSONS` with TUTOR_HOME=home and `stdin` piped in."""
+    from tutor.cli import main
+
+    monkeypatch.delenv("TUTOR_PATH", raising=False)
+
+    def play(home: Path, *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+        monkeypatch.setenv("TUTOR_HOME", str(home))
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        capsys.readouterr()
+        code = main(["play", *args, "--path", str(UI_LESSONS)])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["tutor", "play", *args], code, out, err)
+
+    return play
 
 
-def test_play_records_answers_and_confidence_like_the_app(tmp_path: Path) -> None:
+def test_play_records_answers_and_confidence_like_the_app(tmp_path: Path,
+                                                          play: Callable[..., Any]) -> None:
     home = tmp_path / "home"
     # Q1 wrong and a guess, Q2 revealed, Q3 right, then the input ends
     proc = play(home, "ui/basics", "--json", stdin="6 ?\nreveal\nyes\n")
@@ -52,7 +68,7 @@ def test_play_records_answers_and_confidence_like_the_app(tmp_path: Path) -> Non
         assert [m.key for m in store.mistakes()] == [("ui/basics", 0, 0), ("ui/basics", 0, 1)]
 
 
-def test_play_with_no_progress_records_nothing(tmp_path: Path) -> None:
+def test_play_with_no_progress_records_nothing(tmp_path: Path, play: Callable[..., Any]) -> None:
     home = tmp_path / "home"
     proc = play(home, "ui/next", "--no-progress", stdin="(2, 3)\n")
     assert proc.returncode == 0, proc.stderr
@@ -60,7 +76,8 @@ def test_play_with_no_progress_records_nothing(tmp_path: Path) -> None:
     assert not home.exists()
 
 
-def test_play_review_asks_each_mistake_again_after_the_steps_before_it(tmp_path: Path) -> None:
+def test_play_review_asks_each_mistake_again_after_the_steps_before_it(
+        tmp_path: Path, play: Callable[..., Any]) -> None:
     home = tmp_path / "home"
     played = play(home, "ui/basics", stdin="6\na, b, c\nyes\nintegers\n")
     assert "finished: 2 of 4 right, 2 wrong" in played.stdout, played.stderr
@@ -91,7 +108,7 @@ def test_play_review_asks_each_mistake_again_after_the_steps_before_it(tmp_path:
     assert again.stdout.startswith("Nothing to review")
 
 
-def test_play_review_takes_no_lesson(tmp_path: Path) -> None:
+def test_play_review_takes_no_lesson(tmp_path: Path, play: Callable[..., Any]) -> None:
     proc = play(tmp_path / "home", "ui/basics", "--review", stdin="")
     assert proc.returncode == 2 and "give no LESSON with it" in proc.stderr
     proc = play(tmp_path / "home", stdin="")

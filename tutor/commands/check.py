@@ -26,6 +26,7 @@ from tutor.i18n import ENGLISH, N_, _, cell, ngettext, set_language
 from tutor.i18n import width as cell_width
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson.vary import describe
+from tutor.lesson.warmth import needs_optimizers
 from tutor.safetext import json_dumps
 
 MAX_JOBS = 256
@@ -185,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:  # a report for programs: its messages stay English (docs/translating.md)
         set_language(ENGLISH)
     started = time.monotonic()
-    kernel = Kernel(pool_size=min(max(2, args.jobs), 4), batch=True)
+    # (the whole catalog, or lesson ids, always has an optimizer lesson)
+    optimizers = not args.paths or needs_optimizers(args.paths)
+    kernel = Kernel(pool_size=min(max(2, args.jobs), 4), batch=True, optimizers=optimizers)
     kernel.start()  # torch loads while the lessons are read
     catalog = catalog_for(args.paths, args.path)
     progress = sys.stderr if args.json else sys.stdout

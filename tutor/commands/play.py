@@ -46,6 +46,7 @@ from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
 from tutor.lesson.model import Lesson, Prompt
 from tutor.lesson.requires import numpy_note
+from tutor.lesson.warmth import needs_optimizers
 from tutor.markup import plain_inline, plain_text
 from tutor.pictures import KINDS, parse_show, render
 from tutor.progress import ProgressStore
@@ -492,7 +493,7 @@ def play_lesson(args: argparse.Namespace, lesson: Lesson, out: TextIO,
         if store.notice:
             player.prose(_("note: {text}").format(text=store.notice), "")
         store.take_news()  # (said in the notice)
-    kernel = Kernel()
+    kernel = Kernel(optimizers=needs_optimizers([lesson.file]))
     kernel.start()
     try:
         info = kernel.wait_ready()
@@ -559,7 +560,9 @@ def review(args: argparse.Namespace) -> int:
             "{n} questions to ask again ({due} due for review, {redo} to redo); each runs its "
             "lesson's earlier steps first.", len(questions)).format(
                 n=len(questions), due=due, redo=len(questions) - due), terminal_width(out)))
-        kernel = Kernel()
+        lessons = [catalog.get(q.lesson) for q in questions]
+        kernel = Kernel(optimizers=needs_optimizers(
+            [lesson.file for lesson in lessons if lesson is not None]))
         kernel.start()
         right = asked = 0
         ahead: str | None = None  # a line one question read ahead: the next one's answer

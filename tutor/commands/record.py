@@ -15,6 +15,7 @@ from tutor.commands.common import count, seconds
 from tutor.i18n import N_, _
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson.files import lesson_files, not_a_lesson
+from tutor.lesson.warmth import needs_optimizers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{root}: {why}", file=sys.stderr)
             return 2
         files += lesson_files(root)
-    kernel = Kernel(batch=True)
+    kernel = Kernel(batch=True, optimizers=needs_optimizers(files))
     kernel.start()
     try:
         kernel.wait_ready()

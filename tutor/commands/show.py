@@ -18,6 +18,7 @@ from tutor.engine import LessonRun, unmet_requirement
 from tutor.i18n import N_, _
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
+from tutor.lesson.warmth import needs_optimizers
 from tutor.pictures import KINDS, parse_show, render, usage
 from tutor.safetext import json_dumps
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print("tutor show: " + _("{id} has steps 1 to {count}; there is no step {step}").format(
             id=lesson.id, count=count, step=args.step), file=sys.stderr)
         return 2
-    kernel = Kernel()
+    kernel = Kernel(optimizers=needs_optimizers([lesson.file]))
     kernel.start()
     try:
         why = unmet_requirement(lesson, kernel.wait_ready())

@@ -62,7 +62,8 @@ class ForkProvisioner:
         try:
             self.proc = subprocess.Popen(
                 launch.command(self.host.python, "zygote", "--fd", str(theirs.fileno()),
-                               "--parent", str(os.getpid())),
+                               "--parent", str(os.getpid()),
+                               *([] if self.host.optimizers else ["--no-optimizers"])),
                 pass_fds=[theirs.fileno()], env=launch.environment(),
                 stdin=subprocess.DEVNULL, stdout=self.host.log, stderr=self.host.log,
                 start_new_session=True,

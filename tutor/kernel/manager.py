@@ -54,12 +54,17 @@ class KernelManager:
     check`): spawned workers skip the optimizers' warm-up (see spawn.Spawner), and
     a spawn-mode CPU worker serves further runs while each leaves it unchanged
     (`reuse`; None: in a batch unless TUTOR_SPAWN_REUSE=0; see tutor/kernel/reuse.py).
+    `optimizers=False`: no lesson this kernel runs makes an optimizer (its caller read
+    them: tutor/lesson/warmth.py), so the zygote leaves out the optimizers' warm-up
+    (`torch._dynamo`'s import, as long as torch's); a run that makes one anyway pays
+    it itself.  The default warms them for a learner who has not chosen yet.
     """
 
     def __init__(self, python: str | None = None, *, mode: str | None = None,
                  restart_limit: int = RESTART_LIMIT, pool_size: int | None = None,
-                 batch: bool = False, reuse: bool | None = None):
+                 batch: bool = False, reuse: bool | None = None, optimizers: bool = True):
         self.python = python or launch.default_python()
+        self.optimizers = optimizers
         self.restarter = RestartPolicy(restart_limit)
         self.restarter.add_callback(self._restarting, "restart")
         self.restarter.add_callback(self._dead, "dead")

@@ -436,6 +436,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fd", type=int, required=True, help="control socket")
     parser.add_argument("--parent", type=int, default=None,
                         help="pid of the tutor process: exit when it is gone")
+    parser.add_argument("--no-optimizers", action="store_true",
+                        help="leave out the optimizers' warm-up (no lesson of this kernel "
+                        "makes an optimizer: see tutor/kernel/manager.py)")
     args = parser.parse_args(argv)
     parent = args.parent if args.parent is not None else os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -446,7 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     _CUDA.update(warm.probe_cuda_in_child())  # never a torch.cuda call in this process
     cuda = bool(_CUDA["cuda"])
-    warm.warm_up(count_devices=not cuda, optimizers=not cuda or optimizers_stay_single())
+    optimizers = not args.no_optimizers and (not cuda or optimizers_stay_single())
+    warm.warm_up(count_devices=not cuda, optimizers=optimizers)
     gc.freeze()
     collapse_heap()
     Zygote(socket.socket(fileno=args.fd), parent).serve()
