@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.align import Align
+from rich.style import Style
 from rich.text import Text
 from textual.command import CommandList, CommandPalette
 from textual.widgets.option_list import Option
@@ -17,6 +18,9 @@ from tutor.ui.text import translate_bindings, translated
 
 if TYPE_CHECKING:
     from textual.binding import ActiveBinding
+
+
+NOT_BOLD = Style(bold=False)  # (as Textual's own line)
 
 
 class TutorPalette(CommandPalette):
@@ -34,7 +38,7 @@ class TutorPalette(CommandPalette):
         def show_no_matches() -> None:
             if search_value:  # (an empty search lists what may be discovered: no line)
                 self.query_one(CommandList).add_option(Option(
-                    Align.center(Text(_("No matches found"), style="not bold")),
+                    Align.center(Text(_("No matches found"), style=NOT_BOLD)),
                     disabled=True, id=self._NO_MATCHES))
                 self._list_visible = True
             else:
