@@ -33,7 +33,7 @@ async def test_the_app_in_korean_from_catalog_to_the_end_of_a_lesson(kernel, mak
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
         screen = app.screen
-        assert "PyTorch 내부 동작" in rendered(screen, "#catalog-brand")
+        assert "PyTorch 내부: 예측 후 실행" in rendered(screen, "#catalog-brand")
         listing = screen.query_one("#lessons", OptionList)
         assert str(listing.get_option_at_index(0).prompt) == " ↻ 복습  대기 중인 문제 없음"
         assert "시작: UI basics" in rendered(screen, "#continue-line")
@@ -88,7 +88,7 @@ async def test_the_language_switch_applies_now_and_is_remembered(kernel, make_ap
              ).callback()
         await pilot.pause()
         assert i18n.language() == "ko"
-        assert "PyTorch 내부 동작" in rendered(screen, "#catalog-brand")  # at once
+        assert "PyTorch 내부: 예측 후 실행" in rendered(screen, "#catalog-brand")  # at once
         assert "이어서 하기" in footer_words(screen) and "도움말" in {
             b.description for _k, b in app._bindings}
         # remembered beside the progress database, where `tutor` reads it at start

@@ -143,12 +143,13 @@ class TutorApp(TutorHost):
                                     lambda code=code: self.set_language(code))
 
     def action_command_palette(self) -> None:
-        """Textual's palette, its placeholder in the current language."""
+        """Textual's palette, in the current language (tutor/ui/palette.py)."""
         from textual.command import CommandPalette
 
+        from tutor.ui.palette import TutorPalette
+
         if self.use_command_palette and not isinstance(self.screen, CommandPalette):
-            self.push_screen(CommandPalette(id="--command-palette",
-                                            placeholder=_("Search for commands…")))
+            self.push_screen(TutorPalette(id="--command-palette"))
 
     def set_language(self, code: str) -> None:
         """The app's language switch: speak `code` now, and remember it (ui.json) for the

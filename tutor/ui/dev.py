@@ -27,7 +27,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from tutor.authoring.lint import lint_paths
-from tutor.i18n import N_
+from tutor.i18n import N_, _, ngettext
 from tutor.kernel import Kernel
 from tutor.lesson import Catalog, Lesson, LessonError, load_lesson
 from tutor.lesson.files import pack_manifest
@@ -54,7 +54,8 @@ class LoadErrorScreen(TutorScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lesson-body"):
-            yield Static(plain(f"{self.path} does not load; fix it and save, the preview reloads:"),
+            yield Static(plain(_("{path} does not load; fix it and save, the preview "
+                                 "reloads:").format(path=self.path)),
                          classes="label", markup=False)
             yield Static(plain(self.problems), id="load-problems")
         yield Footer()
@@ -95,8 +96,9 @@ class PreviewScreen(LessonScreen):
 def lint_text(problems: list[Problem]) -> str:
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
-    head = f"tutor lint: {errors} error{'s' * (errors != 1)}, " \
-           f"{warnings} warning{'s' * (warnings != 1)}"
+    head = "tutor lint: " + _("{errors}, {warnings}").format(
+        errors=ngettext("{n} error", "{n} errors", errors).format(n=errors),
+        warnings=ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings))
     return "\n".join([head, *(str(p) for p in problems)])
 
 
@@ -204,13 +206,15 @@ class DevApp(TutorApp):
         self.reloads += 1
         if self.lesson is not None:
             step, prompt = self._resume(self.lesson)
-            ran = "step 1" if step == 0 else f"steps 1-{step + 1}"
-            self.notice = (f"reloaded {self.path.name} at {time.strftime('%H:%M:%S')} "
-                           f"(reload {self.reloads}): {ran} ran again in a fresh session; "
-                           f"on at step {step + 1}, question {prompt + 1}")
+            ran = _("step 1") if step == 0 else _("steps 1-{n}").format(n=step + 1)
+            self.notice = _("reloaded {file} at {time} (reload {n}): {ran} ran again in a "
+                            "fresh session; on at step {step}, question {question}").format(
+                file=self.path.name, time=time.strftime("%H:%M:%S"), n=self.reloads, ran=ran,
+                step=step + 1, question=prompt + 1)
         self.show_preview()
         if self.lesson is not None:
-            self.notify(f"reloaded {self.path.name}", timeout=2, markup=False)
+            self.notify(_("reloaded {file}").format(file=self.path.name), timeout=2,
+                        markup=False)
 
 
 def run_dev(path: Path) -> int:

@@ -8,11 +8,16 @@ characters in it (`tutor.safetext.sanitize`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.content import Content
 from textual.dom import DOMNode
 
 from tutor.i18n import N_
 from tutor.safetext import sanitize
+
+if TYPE_CHECKING:
+    from textual.binding import ActiveBinding
 
 
 def plain(text: str, style: str = "") -> Content:
@@ -33,7 +38,56 @@ TEXTUAL_WORDS = (
     N_("Minimize"), N_("Minimize the widget and restore to normal size"),
     N_("Maximize"), N_("Maximize the focused widget"),
     N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen"),
+    # the palette's own words: when nothing matches, and its keys
+    N_("No matches found"),
+    N_("Go to bottom"), N_("Go to top"), N_("Next command"), N_("Exit the command palette"),
+    N_("Next page"), N_("Previous page"), N_("Previous command"),
 )
+
+# the keys of Textual's own widgets that the app uses, as the key panel (palette: Keys)
+# lists them for the focused widget: the app's and screens' (tab, ctrl+c), Input (the
+# answer box), TextArea (printed output, the REPL), OptionList (the catalog), Button,
+# Collapsible, VerticalScroll
+TEXTUAL_KEYS = (
+    N_("Focus Next"), N_("Focus Previous"), N_("Copy selected text"), N_("Press button"),
+    N_("Scroll Up"), N_("Scroll Down"), N_("Scroll Left"), N_("Scroll Right"),
+    N_("Scroll Home"), N_("Scroll End"), N_("Move cursor left"),
+    N_("Move cursor right or accept the completion suggestion"), N_("Go to start"),
+    N_("Go to end"), N_("Page Up"), N_("Page Down"), N_("Page Left"), N_("Page Right"),
+    N_("Move cursor left and select"), N_("Move cursor left a word"),
+    N_("Move cursor left a word and select"), N_("Move cursor right and select"),
+    N_("Move cursor right a word"), N_("Move cursor right a word and select"),
+    N_("Delete character left"), N_("Delete character right"), N_("Select all"),
+    N_("Select line start"), N_("Select line end"), N_("Submit"),
+    N_("Delete left to start of word"), N_("Delete all to the left"),
+    N_("Delete right to start of word"), N_("Delete all to the right"),
+    N_("Cut selected text"), N_("Paste text from the clipboard"),
+    N_("Up"), N_("Down"), N_("First"), N_("Last"), N_("Select"),
+    N_("Cursor up"), N_("Cursor down"), N_("Cursor left"), N_("Cursor right"),
+    N_("Cursor line start"), N_("Cursor line end"), N_("Cursor page up"),
+    N_("Cursor page down"), N_("Cursor word left"), N_("Cursor word right"),
+    N_("Cursor left word select"), N_("Cursor right word select"),
+    N_("Cursor line start select"), N_("Cursor line end select"), N_("Cursor up select"),
+    N_("Cursor down select"), N_("Cursor left select"), N_("Cursor right select"),
+    N_("Select line"), N_("Cut"), N_("Copy"), N_("Paste"), N_("Delete to line start"),
+    N_("Delete to line end"), N_("Delete line"), N_("Undo"), N_("Redo"),
+    N_("Toggle collapsible"),
+)
+
+
+def translated(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+    """A screen's active bindings (what the footer and the key panel list) with their
+    descriptions in the current language: Textual's own widgets' keys (TEXTUAL_KEYS)
+    included, which no screen of the app defines.  A description the catalog lacks, or
+    one already translated (`translate_bindings`), is shown as it is."""
+    from dataclasses import replace
+
+    from tutor.i18n import _
+
+    return {key: active._replace(binding=replace(active.binding,
+                                                 description=_(active.binding.description)))
+            if active.binding.description else active
+            for key, active in bindings.items()}
 
 
 def translate_bindings(node: DOMNode) -> None:

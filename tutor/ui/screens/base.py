@@ -8,10 +8,11 @@ from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
 from tutor.ui.messages import WorkerChanged
-from tutor.ui.text import translate_bindings
+from tutor.ui.text import translate_bindings, translated
 
 if TYPE_CHECKING:
     from textual import getters
+    from textual.binding import ActiveBinding
 
     from tutor.ui.host import TutorHost
 
@@ -26,6 +27,10 @@ class TutorScreen(Screen[R], Generic[R]):
         super().__init__(*args, **kwargs)
         translate_bindings(self)  # (in the language of the moment the screen opens)
 
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return translated(super().active_bindings)  # (Textual's widgets' keys too)
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
             self.app.worker_failed(event.worker)
@@ -39,6 +44,10 @@ class TutorModal(ModalScreen[R], Generic[R]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         translate_bindings(self)
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return translated(super().active_bindings)  # (Textual's widgets' keys too)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:

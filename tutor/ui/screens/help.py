@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -9,7 +11,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from tutor.i18n import N_, _
-from tutor.ui.text import translate_bindings
+from tutor.ui.text import translate_bindings, translated
+
+if TYPE_CHECKING:
+    from textual.binding import ActiveBinding
 
 HELP = N_("""\
 # tutor — keys
@@ -78,6 +83,10 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         translate_bindings(self)
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return translated(super().active_bindings)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):

@@ -1,0 +1,97 @@
+"""The app in Korean at 80x24, beyond the catalog and a question (issue 25): the brand
+line fits, Textual's own words (the palette's "No matches found", the keys the key panel
+lists for Textual's widgets) and `tutor dev`'s screen speak Korean."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+from test_korean_snapshots import app, memory_question  # noqa: F401 (the fixture)
+from test_snapshots import ready_catalog
+from textual.widgets import Static
+from ui_helpers import wait_for
+
+from tutor import i18n
+from tutor.progress import ProgressStore
+
+pytestmark = pytest.mark.kernel
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def english_keys(screen) -> set[str]:
+    """The descriptions of the keys a screen lists (footer and key panel) with no Hangul."""
+    return {b.description for _n, b, _on, _tip in screen.active_bindings.values()
+            if b.description and not HANGUL.search(b.description)}
+
+
+async def test_brand_palette_and_textual_keys_in_korean_at_80x24(app) -> None:  # noqa: F811
+    """The brand was cut at 80 columns ("…예측하고, 실…"); the palette said "No matches
+    found"; the key panel listed Textual's widgets' keys (Up, Select, Focus Next...) in
+    English."""
+    from textual.command import CommandList, CommandPalette
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready_catalog(pilot)
+        brand = app.screen.query_one("#catalog-brand", Static)
+        shown = brand.render()
+        assert shown.plain == "tutor · PyTorch 내부: 예측 후 실행"
+        assert shown.cell_length <= brand.content_size.width, brand.content_size
+        assert english_keys(app.screen) == set()  # OptionList's up/down/enter, tab...
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="palette")
+        await pilot.press(*"zzqqx")
+        found = app.screen.query_one(CommandList)
+        await wait_for(pilot, lambda: found.option_count == 1
+                       and found.get_option_at_index(0).id == "--no-matches", what="no match")
+        assert "일치하는 항목 없음" in str(found.get_option_at_index(0).prompt.renderable)
+        assert english_keys(app.screen) == set()
+        await pilot.press("escape")
+        await memory_question(pilot)  # the answer box: Input's and the buttons' keys
+        assert english_keys(app.screen) == set()
+
+
+LESSON = """\
+id: dev/ko
+title: Preview
+topic: t
+steps:
+  - code: x = 2
+    predict:
+      - ask: x?
+        kind: number
+        expect: x
+        answer: "2"
+        hint: h
+        explain: e
+"""
+
+
+def save(path: Path, text: str) -> None:
+    """Saved as an editor does, the mtime moved forward (as tests/authoring/test_dev.py)."""
+    path.write_text(text, encoding="utf-8")
+    later = time.time_ns() + 2_000_000_000
+    os.utime(path, ns=(later, later))
+
+
+async def test_tutor_dev_speaks_korean(kernel, tmp_path: Path) -> None:
+    """`tutor dev`'s own lines (a file that does not load, what a reload did) were English."""
+    from tutor.ui.dev import DevApp, LoadErrorScreen
+    from tutor.ui.screens.lesson import LessonScreen
+
+    i18n.set_language("ko")  # (the conftest's `english` speaks English again after)
+    path = tmp_path / "preview.yaml"
+    path.write_text("id: dev/ko\ntitle: [unclosed\n", encoding="utf-8")
+    dev = DevApp(path, kernel=kernel, store=ProgressStore(tmp_path / "home"), poll=0.05)
+    async with dev.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(dev.screen, LoadErrorScreen), what="error")
+        head = str(dev.screen.query_one(".label", Static).render())
+        assert "불러올 수 없습니다. 고쳐서 저장하면 미리보기를 다시 불러옵니다" in head, head
+        save(path, LESSON)
+        await wait_for(pilot, lambda: isinstance(dev.screen, LessonScreen), what="lesson")
+        notice = str(dev.screen.query_one("#reload-notice", Static).render())
+        assert "preview.yaml을(를) 다시 불러옴 (1번째): 1단계를 새 세션에서 다시 실행했고, " \
+               "1단계 1번 문제부터 이어 갑니다" in notice, notice
