@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, overload
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
 from tutor.kernel.errors import ExitInfo, KernelError, SessionDied, StepTimeout, kill_tree
 from tutor.kernel.replies import BadReply, check_session_reply
-from tutor.kernel.words import N_, _, ngettext
+from tutor.kernel.words import N_, _, ngettext, translated
 
 if TYPE_CHECKING:
     from tutor.kernel.wire import (
@@ -124,7 +124,8 @@ class Session:
                                   reply.get("fault_kind") or "crashed")
             if not reply.get("ok"):
                 error = cast("dict[str, Any]", reply).get("error")
-                raise KernelError(error if isinstance(error, str) and error
+                raise KernelError(translated(error, reply.get("words"))
+                                  if isinstance(error, str) and error
                                   else _("the kernel reported an error"))
             return reply
 
