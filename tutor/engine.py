@@ -428,6 +428,7 @@ class PromptCheck:
     ask: str = ""
     live: dict[str, Any] | None = None  # the raw observation (for `check --repeat`)
     variant: Variant = ()  # the values of the variant checked (lesson `vary:`), if any
+    kind: str = ""  # the prompt's kind (the text report speaks `expected` by it: `spoken`)
 
     def __post_init__(self) -> None:
         self.message = shorten(self.message)  # (it may quote a live value or an exception)
@@ -481,6 +482,7 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
         line=prompt.pos.line,
         ask=prompt.ask,
         live=live,
+        kind=prompt.kind,
     )
     # a broken lesson; or the code raised, but not the error the prompt is pinned to
     problem = outcome.lesson_problem(prompt) or match_problem(prompt, live)
