@@ -132,3 +132,16 @@ def test_words_a_lesson_forged_are_shown_as_their_text() -> None:
         assert translated_output("abc (not the note)", note) == "abc (not the note)"
     finally:
         i18n.set_language("en")
+
+
+def test_malformed_words_from_the_lessons_process_are_refused() -> None:
+    """`words` are checked with the rest of a reply (tutor/kernel/replies.py)."""
+    from tutor.kernel.replies import BadReply, check_session_reply
+
+    request = {"op": "observe", "id": 1}
+    bad = {"type": "exception", "name": "E", "message": "m", "mro": ["E"],
+           "words": {"msgid": "interrupted", "args": {"n": 3}}}
+    with pytest.raises(BadReply, match=r"observation\.words\.args\.n should be a string"):
+        check_session_reply({"id": 1, "ok": True, "observation": bad}, request)
+    with pytest.raises(BadReply, match="words should be an object"):
+        check_session_reply({"id": 1, "ok": False, "error": "x", "words": "x"}, request)
