@@ -145,3 +145,24 @@ def test_malformed_words_from_the_lessons_process_are_refused() -> None:
         check_session_reply({"id": 1, "ok": True, "observation": bad}, request)
     with pytest.raises(BadReply, match="words should be an object"):
         check_session_reply({"id": 1, "ok": False, "error": "x", "words": "x"}, request)
+
+
+def test_a_lesson_that_stops_the_kernel_is_told_in_korean(own_kernel: Kernel) -> None:
+    """The fault the lesson's process reports (it stopped the zygote) is words too."""
+    from tutor.kernel import SessionDied
+
+    if own_kernel.mode != "fork":
+        pytest.skip("fork mode only: a run's parent is the tutor itself, not a zygote")
+    pid = own_kernel.info["pid"]
+    i18n.set_language("ko")
+    session = own_kernel.open_session()
+    try:
+        with pytest.raises(SessionDied) as died:
+            session.run_step("import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n")
+    finally:
+        i18n.set_language("en")
+        session.close()
+    assert str(died.value).startswith(
+        f"레슨의 코드가 커널 프로세스(pid {pid})를 멈췄습니다 (SIGSTOP 등으로). 그래서 이 "
+        "실행을 끝내고 커널을 다시 시작합니다"), str(died.value)
+    assert died.value.kind == "kernel_stopped"

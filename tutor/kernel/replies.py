@@ -394,6 +394,7 @@ def check_session_reply(reply: dict[str, Any], request: dict[str, Any]) -> Sessi
     """`reply` if it is a well-formed answer to `request` (its id already matched)."""
     ok = need_bool(reply.get("ok"), "ok")
     need_str(reply.get("fault"), "fault", caps.MAX_ERROR, optional=True)
+    check_words(reply.get("fault_words"), "fault_words")
     if reply.get("fault_kind") is not None and reply["fault_kind"] not in FAULT_KINDS:
         shown = repr(reply["fault_kind"])[:40]
         raise BadReply(f"fault_kind is {shown}, not one of {', '.join(FAULT_KINDS)}")

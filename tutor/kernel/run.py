@@ -117,7 +117,7 @@ class Session:
             finally:
                 self._inflight = None
             if reply.get("fault"):  # the lesson's code hurt the kernel around it
-                self._killed_why = str(reply["fault"])
+                self._killed_why = translated(str(reply["fault"]), reply.get("fault_words"))
                 self.kill()
                 self.alive = False
                 raise SessionDied(self._killed_why, self.exit,

@@ -43,7 +43,7 @@ from tutor.kernel.guard import ChannelLost, Guard
 from tutor.kernel.guard import setprofile as unprofile_now
 from tutor.kernel.guard import settrace as untrace_now
 from tutor.kernel.limits import CPU_SECONDS
-from tutor.kernel.liveness import ZYGOTE_STOPPED, being_stopped
+from tutor.kernel.liveness import being_stopped
 from tutor.kernel.words import N_, Worded, english, said
 
 if TYPE_CHECKING:  # (types only: this process imports nothing more for them)
@@ -80,6 +80,9 @@ NAME_TAKEN = N_("module name {name} is taken: a module of that name exists alrea
 KERNEL_FAILED = N_("the kernel's code failed in the lesson's process ({error})")
 KERNEL_FAILED_BROKE = N_("the kernel's code failed in the lesson's process ({error}); the "
                          "lesson's code {broke}")
+STOPPED_ZYGOTE = N_(  # (with liveness.ZYGOTE_STOPPED's words, which tests look for)
+    "the lesson's code stopped the kernel process (pid {pid}, with SIGSTOP or the like), "
+    "so its run was ended and the kernel is restarted")
 CANNOT_DRAW = N_("inspect: cannot draw {what} of {expr}")
 NOT_SENT = N_("the result could not be sent: {error}")
 
@@ -436,15 +439,14 @@ class LessonSession:
             out["message"], out["words"] = INTERRUPTED, said(INTERRUPTED)
         return out
 
-    def _kernel_fault(self) -> str | None:
+    def _kernel_fault(self) -> dict[str, Any] | None:
         """What the lesson's code did to the kernel around it, that the run must answer
         for (the client ends the run with this message): it stopped the zygote, which
         the tutor then kills and restarts.  Charged here, to the lesson whose code ran,
         not to the next lesson, which would find the zygote unable to answer."""
         if self.zygote is None or not being_stopped(self.zygote):
             return None
-        return (f"the lesson's code {ZYGOTE_STOPPED} (pid {self.zygote}, with "
-                "SIGSTOP or the like), so its run was ended and the kernel is restarted")
+        return said(STOPPED_ZYGOTE, pid=self.zygote)
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -624,7 +626,8 @@ class LessonSession:
             fault = self._kernel_fault()
             if fault:
                 kind: FaultKind = "kernel_stopped"  # (the client ends the run with its kind)
-                reply["fault"], reply["fault_kind"] = fault, kind
+                reply["fault"], reply["fault_kind"] = english(fault), kind
+                reply["fault_words"] = fault
             self.guard.check_fds()
             self.forks.mark_done(req.get("id"))
             try:

@@ -226,6 +226,7 @@ class ReplyBase(TypedDict, total=False):
     ok: bool
     fault: str
     fault_kind: FaultKind
+    fault_words: Words  # `fault` as words to translate
 
 
 class FailedReply(ReplyBase, total=False):
