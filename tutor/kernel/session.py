@@ -83,6 +83,9 @@ KERNEL_FAILED_BROKE = N_("the kernel's code failed in the lesson's process ({err
 STOPPED_ZYGOTE = N_(  # (with liveness.ZYGOTE_STOPPED's words, which tests look for)
     "the lesson's code stopped the kernel process (pid {pid}, with SIGSTOP or the like), "
     "so its run was ended and the kernel is restarted")
+CAPTURE_CLOSED = N_("[tutor: the lesson's code closed the kernel's capture of fd 1 and 2 "
+                    "(fd {fd}): what C code and child processes write there is lost]")
+CAPTURE_UNREADABLE = N_("[tutor: the output written to fd 1 and 2 could not be read: {error}]")
 CANNOT_DRAW = N_("inspect: cannot draw {what} of {expr}")
 NOT_SENT = N_("the result could not be sent: {error}")
 
@@ -410,8 +413,8 @@ class LessonSession:
         fd = self.fd_capture
         if fd is not None and self.guard.fd_lost(fd):
             self.fd_capture = None
-            err += ("\n[tutor: the lesson's code closed the kernel's capture of fd 1 and 2 "
-                    f"(fd {fd}): what C code and child processes write there is lost]")
+            self.stderr.note = said(CAPTURE_CLOSED, fd=fd)  # (the note that ends stderr now)
+            err += "\n" + str(english(self.stderr.note))
         elif fd is not None:
             try:
                 size = os.lseek(fd, 0, os.SEEK_END)
@@ -422,7 +425,8 @@ class LessonSession:
                     os.lseek(fd, 0, os.SEEK_SET)
                     err += raw.decode("utf-8", "replace")
             except OSError as exc:  # (not one of ours any more, and no copy was made)
-                err += f"\n[tutor: the output written to fd 1 and 2 could not be read: {exc}]"
+                self.stderr.note = said(CAPTURE_UNREADABLE, error=exc)
+                err += "\n" + str(english(self.stderr.note))
         return self.stdout.take(), err
 
     def _notes(self) -> dict[str, Any]:
