@@ -166,3 +166,16 @@ def test_a_lesson_that_stops_the_kernel_is_told_in_korean(own_kernel: Kernel) ->
         f"레슨의 코드가 커널 프로세스(pid {pid})를 멈췄습니다 (SIGSTOP 등으로). 그래서 이 "
         "실행을 끝내고 커널을 다시 시작합니다"), str(died.value)
     assert died.value.kind == "kernel_stopped"
+
+
+def test_a_picture_of_the_wrong_thing_in_korean(kernel: Kernel, lang: str) -> None:
+    from tutor.pictures import render
+
+    with kernel.open_session() as session:
+        session.run_step("x = torch.ones(2)\n")
+        data = session.inspect("tree", "x")
+        text = render(data, 80).text()
+    assert data["message"] == "tree: `x` is a Tensor, not an nn.Module"  # (kept English)
+    assert {"en": "InspectError: tree: `x` is a Tensor, not an nn.Module",
+            "ko": "InspectError: tree: `x`은(는) Tensor입니다. nn.Module이 아닙니다"}[lang] \
+        in " ".join(text.split()), text
