@@ -172,10 +172,35 @@ ARGPARSE: tuple[tuple[str, str | None], ...] = (
 )
 
 
+# the lesson format's data that the loader and `tutor lint` show translated: each
+# field's and form's `doc=` (`_(f.doc)`, e.g. a missing key's description) and each
+# rule's `message=` (`_(rule.message)`), where written as a literal string
+SCHEMA = PACKAGE / "lesson" / "format.py"
+SCHEMA_KEYWORDS = ("doc", "message")
+
+
+def schema_texts(path: Path = SCHEMA) -> dict[str, list[str]]:
+    """The literal `doc=` and `message=` texts of the lesson format (tutor/lesson/format.py);
+    those computed from other values (a list of kinds) stay English."""
+    found: dict[str, list[str]] = {}
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        for kw in node.keywords:
+            if kw.arg in SCHEMA_KEYWORDS and isinstance(kw.value, ast.Constant) \
+                    and isinstance(kw.value.value, str) and kw.value.value:
+                found.setdefault(kw.value.value, []).append(
+                    f"{path.relative_to(ROOT)}:{kw.value.lineno}")
+    return found
+
+
 def messages() -> dict[tuple[str, str | None], list[str]]:
-    """Every msgid the catalogs must hold: the marked strings, the judge's sentences and
-    argparse's words (`ARGPARSE`)."""
+    """Every msgid the catalogs must hold: the marked strings, the judge's sentences,
+    the lesson format's descriptions (`schema_texts`) and argparse's words (`ARGPARSE`)."""
     used = extract()
+    for text, where in schema_texts().items():
+        used.setdefault((text, None), []).extend(where)
     for key in ARGPARSE:
         used.setdefault(key, []).append("argparse")
     for text, where in judge_sentences().items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
@@ -18,6 +19,7 @@ from tutor.judge import REGISTRY, Status, Verdict, display, judge
 from tutor.judge.base.parts import short
 from tutor.kernel import Kernel, KernelError, Session, SessionDied, StepTimeout
 from tutor.kernel.wire import KERNEL_FAILURES, FailureKind, KernelInfo, Observation
+from tutor.kernel.words import translated, translated_output
 from tutor.lesson.loader import display_name
 from tutor.lesson.model import Lesson, Module, Prompt, Setup, Step, Variant
 from tutor.lesson.requires import unmet_prompt, unmet_requirement, unmet_variant
@@ -72,7 +74,7 @@ class StepOutcome:
             return self._on_torch(_no_advice(self.failure))
         err = self.error or {}
         return self._on_torch(_raised(self.step.index, err.get("name"),
-                                      short(str(err.get("message")), 300)))
+                                      short(said_message(err), 300)))
 
     def _on_torch(self, why: str) -> str:
         torch = self.kernel.get("torch")
@@ -118,7 +120,7 @@ class StepOutcome:
             return self.failure
         if self.unexpected_error:
             err = self.error or {}
-            return _raised(self.step.index, err.get("name"), err.get("message")) + " " + _(
+            return _raised(self.step.index, err.get("name"), said_message(err)) + " " + _(
                 ADVICE_EXCEPTION)
         live = self.live(prompt)
         if live is None:
@@ -130,8 +132,14 @@ class StepOutcome:
                 prompt.expect if isinstance(prompt.expect, str) else ", ".join(prompt.expect or ())
             )
             return _("evaluating `{what}` raised {name}: {message}").format(
-                what=what, name=live.get("name"), message=live.get("message"))
+                what=what, name=live.get("name"), message=said_message(live))
         return None
+
+
+def said_message(err: Mapping[str, Any]) -> str:
+    """An exception observation's message as the learner reads it: the kernel's own
+    (an interrupt, an output flood) translated from its `words`, else as raised."""
+    return translated(str(err.get("message")), err.get("words"))
 
 
 def _raised(index: int, name: object, message: object) -> str:
@@ -216,13 +224,13 @@ class LessonRun:
                                                                           why=exc)
             outcome.failure_kind = exc.kind
         else:
-            outcome.stdout = reply.get("stdout", "")
+            outcome.stdout = translated_output(reply.get("stdout", ""), reply.get("stdout_note"))
             outcome.stderr = reply.get("stderr", "")
             outcome.error = reply.get("error")
             outcome.observations = reply.get("observations", [])
             if reply.get("interrupted"):
                 err = outcome.error or {}
-                why = err.get("message") or _("interrupted")
+                why = said_message(err) if err.get("message") else _("interrupted")
                 outcome.failure = _("step {step} was stopped: {name}: {why}").format(
                     step=step.index + 1, name=err.get("name"), why=why)
                 outcome.failure_kind = "interrupted"
@@ -303,7 +311,7 @@ def run_setup(session: Session, setup: Setup | None,
     if lines:
         where = f"{display_name(setup.file)}:{setup.file_line(int(lines[-1]))}"
     return (_("the pack's setup ({where}) raised {name}: {message}").format(
-        where=where, name=err.get("name"), message=err.get("message")) + " " + _(ADVICE_SETUP),
+        where=where, name=err.get("name"), message=said_message(err)) + " " + _(ADVICE_SETUP),
         "setup")
 
 
@@ -423,6 +431,7 @@ class PromptCheck:
     ask: str = ""
     live: dict[str, Any] | None = None  # the raw observation (for `check --repeat`)
     variant: Variant = ()  # the values of the variant checked (lesson `vary:`), if any
+    kind: str = ""  # the prompt's kind (the text report speaks `expected` by it: `spoken`)
 
     def __post_init__(self) -> None:
         self.message = shorten(self.message)  # (it may quote a live value or an exception)
@@ -476,6 +485,7 @@ def check_prompt(lesson: Lesson, outcome: StepOutcome, prompt: Prompt) -> Prompt
         line=prompt.pos.line,
         ask=prompt.ask,
         live=live,
+        kind=prompt.kind,
     )
     # a broken lesson; or the code raised, but not the error the prompt is pinned to
     problem = outcome.lesson_problem(prompt) or match_problem(prompt, live)
@@ -600,7 +610,7 @@ def _check_run(kernel: Kernel, lesson: Lesson, *, timeout: float | None = None) 
                     result.failure_kind = outcome.failure_kind if outcome.failure else None
                     err = outcome.error or {}
                     result.reason = shorten(outcome.failure or _raised(
-                        step.index, err.get("name"), err.get("message")))
+                        step.index, err.get("name"), said_message(err)))
                     result.line = step.pos.line
                     break
                 checks = []

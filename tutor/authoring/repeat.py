@@ -46,7 +46,7 @@ def merge_runs(runs: list[LessonCheck]) -> LessonCheck:
         merged.append(PromptCheck(
             lesson=check.lesson, file=check.file, step=check.step, prompt=check.prompt,
             line=check.line, passed=False, verdict="nondeterministic", answer=check.answer,
-            expected=check.expected, ask=check.ask, live=check.live,
+            expected=check.expected, ask=check.ask, live=check.live, kind=check.kind,
             message=_("the live value changes between runs: run 1 gave {first}, run {n} gave "
                       "{other}; seed the randomness (`seed:`) or ask about something "
                       "stable").format(first=shown[0], n=changed + 1, other=shown[changed])))

@@ -21,7 +21,7 @@ from tutor.commands.common import (
     print_warnings,
     seconds,
 )
-from tutor.engine import LessonCheck, PromptCheck, check_lesson, kernel_broke
+from tutor.engine import LessonCheck, PromptCheck, check_lesson, kernel_broke, spoken
 from tutor.i18n import ENGLISH, N_, _, cell, ngettext, set_language
 from tutor.i18n import width as cell_width
 from tutor.kernel import Kernel, KernelError
@@ -160,7 +160,8 @@ def _failures(checks: list[LessonCheck], out: TextIO) -> None:
             width = max(map(cell_width, (_("answer:"), _("live:")))) + 1
             print("  " + cell(_("answer:"), width) + str(answer), file=out)
             if p.expected is not None:
-                print("  " + cell(_("live:"), width) + str(p.expected), file=out)
+                print("  " + cell(_("live:"), width) + spoken(str(p.expected), p.kind),
+                      file=out)
             print(f"  {message}", file=out)
 
 

@@ -38,7 +38,7 @@ from typing import TextIO
 from tutor.commands import console
 from tutor.commands.common import add_path_option, catalog_for, seconds
 from tutor.commands.console import KEY_CODES_REFUSED, OutputLost, Reader, key_codes
-from tutor.engine import LessonRun, unmet_requirement
+from tutor.engine import LessonRun, said_message, unmet_requirement
 from tutor.flow import GUESS_MARK, Answer, LessonFlow, choice_labels, entry_text
 from tutor.i18n import N_, _, cell, ngettext, steps_and_questions, untranslated, width
 from tutor.judge import says_nothing_printed
@@ -410,7 +410,7 @@ class Player:
                 self.block(outcome.stdout, "    ")
             if outcome.error and outcome.unexpected_error:
                 self.prose(_("the step raised {name}: {message}").format(
-                    name=outcome.error["name"], message=outcome.error["message"]))
+                    name=outcome.error["name"], message=said_message(outcome.error)))
             if step.explain:
                 self.markdown(step.explain)
             if flow.advance() == "end":

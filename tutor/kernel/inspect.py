@@ -22,6 +22,7 @@ from typing import Any
 import torch
 
 from tutor.kernel import observe as obs
+from tutor.kernel.words import N_, Worded, english, said
 
 MAX_NODES = 300  # graph nodes, module-tree entries
 MAX_TENSORS = 500  # tensors in a storage map
@@ -30,8 +31,13 @@ GRAD_VALUES = 6  # a .grad with at most this many elements is sent with its valu
 MAX_NAMES = 10_000
 
 
-class InspectError(TypeError):
-    """The expression does not give something this picture can show."""
+class InspectError(Worded, TypeError):
+    """The expression does not give something this picture can show (its message: a
+    msgid marked with N_ and its values, sent as words to translate)."""
+
+    def __init__(self, msgid: str, **args: object):
+        self.words = said(msgid, **args)
+        super().__init__(english(self.words))
 
 
 # --------------------------------------------------------------------- naming
@@ -165,8 +171,8 @@ def graph(value: Any, expr: str, namespace: dict[str, Any],
     elif isinstance(value, torch.Tensor):
         root_node, tensor = value.grad_fn, value
     else:
-        raise InspectError(f"graph: `{expr}` is a {type(value).__name__}, not a tensor "
-                           "(or a grad_fn)")
+        raise InspectError(N_("graph: `{expr}` is a {type}, not a tensor (or a grad_fn)"),
+                           expr=expr, type=type(value).__name__)
     pairs = named_tensors(namespace, modules=True)
     names = _names_by_id(pairs)
     by_node: dict[int, list[torch.Tensor]] = {}  # grad_fn id -> non-leaf tensors with it
@@ -269,8 +275,8 @@ def _tensors_in(value: Any, expr: str) -> list[tuple[str, torch.Tensor]]:
     if isinstance(value, dict):
         return [(_item_name(expr, k), v) for k, v in list(value.items())[:MAX_TENSORS]
                 if isinstance(v, torch.Tensor)]
-    raise InspectError(f"storage: `{expr}` is a {type(value).__name__}: give a tensor, a "
-                       "module, or a list or dict of tensors")
+    raise InspectError(N_("storage: `{expr}` is a {type}: give a tensor, a module, or a list "
+                          "or dict of tensors"), expr=expr, type=type(value).__name__)
 
 
 def storage(namespace: dict[str, Any], observer: obs.Observer, value: Any = None,
@@ -383,7 +389,8 @@ def _plain_items(module: torch.nn.Module) -> Iterator[tuple[str, Any, str | None
 def tree(value: Any, expr: str, namespace: dict[str, Any] | None = None) -> dict[str, Any]:
     """What `value` (a module) holds: registered children, parameters and buffers, and not."""
     if not isinstance(value, torch.nn.Module):
-        raise InspectError(f"tree: `{expr}` is a {type(value).__name__}, not an nn.Module")
+        raise InspectError(N_("tree: `{expr}` is a {type}, not an nn.Module"),
+                           expr=expr, type=type(value).__name__)
     count = [0]
     seen: dict[int, str] = {}
     truncated = [False]

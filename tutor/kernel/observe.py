@@ -21,6 +21,7 @@ from tutor.kernel.caps import (
     MAX_TEXT,
     MAX_TOTAL_ELEMENTS,
 )
+from tutor.kernel.words import Worded
 
 __all__ = ["MAX_DEPTH", "MAX_ELEMENTS", "MAX_ITEMS", "MAX_NODES", "MAX_REPR", "MAX_STR",
            "Observer", "exception", "safe_repr"]
@@ -92,12 +93,15 @@ def exception(exc: BaseException) -> dict[str, Any]:
             message = f"<str() raised {_type_name(failure)}>"
         if not isinstance(message, str):
             message = f"<str() returned {_type_name(message)}>"
-    return {
+    out: dict[str, Any] = {
         "type": "exception",
         "name": _type_name(exc),
         "message": message[:MAX_STR],
         "mro": [c.__name__[:MAX_REPR] for c in type(exc).__mro__ if c is not object][:64],
     }
+    if isinstance(exc, Worded) and exc.words and len(message) <= MAX_STR:
+        out["words"] = exc.words  # the kernel's own message, to translate (kernel/words.py)
+    return out
 
 
 class Observer:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from tutor.kernel import caps
 from tutor.kernel.wire import FAULT_KINDS
+from tutor.kernel.words import MAX_WORDS_ARGS
 
 if TYPE_CHECKING:
     from tutor.kernel.wire import KernelInfo, Observation, Picture, SessionReply
@@ -170,8 +171,23 @@ def _check_tensor(obs: dict[str, Any], where: str, budget: Budget) -> None:
         _tensor_values(obs["values"], f"{where}.values", budget)
 
 
+def check_words(value: Any, where: str) -> None:
+    """A `Words` (a kernel message to translate): a msgid and at most a few string values."""
+    if value is None:
+        return
+    words = need_dict(value, where)
+    need_str(words.get("msgid"), f"{where}.msgid", 500)
+    args = need_dict(words.get("args"), f"{where}.args")
+    if len(args) > MAX_WORDS_ARGS:
+        raise BadReply(f"{where}.args has more than {MAX_WORDS_ARGS} values")
+    for key, arg in args.items():
+        need_str(key, f"{where}.args key", 40)
+        need_str(arg, f"{where}.args.{str(key)[:40]}", caps.MAX_STR)
+
+
 def _check_exception(obs: dict[str, Any], where: str, budget: Budget) -> None:
     need_str(obs.get("name"), f"{where}.name", caps.MAX_REPR)
+    check_words(obs.get("words"), f"{where}.words")
     message = need_str(obs.get("message"), f"{where}.message", caps.MAX_STR) or ""
     _names(obs.get("mro"), f"{where}.mro")
     need_str(obs.get("traceback"), f"{where}.traceback", caps.MAX_TRACEBACK + caps.MAX_STR,
@@ -315,6 +331,7 @@ def check_picture(value: Any, where: str = "picture") -> Picture:
 def _output(reply: dict[str, Any], key: str) -> None:
     # a stream: what the capped writer kept, its note, and (stderr) the fd capture
     need_str(reply.get(key), f"{key}", 2 * caps.STDOUT_CAP + 200)
+    check_words(reply.get(f"{key}_note"), f"{key}_note")
 
 
 def _error(reply: dict[str, Any]) -> None:
@@ -377,11 +394,13 @@ def check_session_reply(reply: dict[str, Any], request: dict[str, Any]) -> Sessi
     """`reply` if it is a well-formed answer to `request` (its id already matched)."""
     ok = need_bool(reply.get("ok"), "ok")
     need_str(reply.get("fault"), "fault", caps.MAX_ERROR, optional=True)
+    check_words(reply.get("fault_words"), "fault_words")
     if reply.get("fault_kind") is not None and reply["fault_kind"] not in FAULT_KINDS:
         shown = repr(reply["fault_kind"])[:40]
         raise BadReply(f"fault_kind is {shown}, not one of {', '.join(FAULT_KINDS)}")
     if not ok:
         need_str(reply.get("error"), "error", caps.MAX_ERROR, optional=True)
+        check_words(reply.get("words"), "words")
         return cast("SessionReply", reply)
     check = SESSION_REPLIES.get(request["op"])
     if check is not None:

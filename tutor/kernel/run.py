@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, overload
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled, ChannelTimeout
 from tutor.kernel.errors import ExitInfo, KernelError, SessionDied, StepTimeout, kill_tree
 from tutor.kernel.replies import BadReply, check_session_reply
-from tutor.kernel.words import N_, _, ngettext
+from tutor.kernel.words import N_, _, ngettext, translated
 
 if TYPE_CHECKING:
     from tutor.kernel.wire import (
@@ -124,7 +124,7 @@ class Session:
             finally:
                 self._inflight = None
             if reply.get("fault"):  # the lesson's code hurt the kernel around it
-                self._killed_why = str(reply["fault"])
+                self._killed_why = translated(str(reply["fault"]), reply.get("fault_words"))
                 self.kill()
                 self.alive = False
                 raise SessionDied(self._killed_why, self.exit,
@@ -132,7 +132,8 @@ class Session:
             if not reply.get("ok"):
                 self.troubled = True
                 error = cast("dict[str, Any]", reply).get("error")
-                raise KernelError(error if isinstance(error, str) and error
+                raise KernelError(translated(error, reply.get("words"))
+                                  if isinstance(error, str) and error
                                   else _("the kernel reported an error"))
             return reply
 

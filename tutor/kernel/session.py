@@ -43,7 +43,8 @@ from tutor.kernel.guard import ChannelLost, Guard
 from tutor.kernel.guard import setprofile as unprofile_now
 from tutor.kernel.guard import settrace as untrace_now
 from tutor.kernel.limits import CPU_SECONDS
-from tutor.kernel.liveness import ZYGOTE_STOPPED, being_stopped
+from tutor.kernel.liveness import being_stopped
+from tutor.kernel.words import N_, Worded, english, said
 
 if TYPE_CHECKING:  # (types only: this process imports nothing more for them)
     from tutor.kernel.wire import FaultKind
@@ -65,19 +66,50 @@ _write = os.write
 _get_ident = threading.get_ident
 
 
-class OutputLimitExceeded(BaseException):
+# the kernel's messages (sent with their English as words: tutor/kernel/words.py)
+PRINTED_TOO_MUCH = N_("the code printed more than {mb} MB")
+TRUNCATED = N_("… output truncated ({n} more characters)")
+INTERRUPTED = N_("interrupted")
+FORK_CAME_BACK = N_(
+    "the step's code called os.fork(), and the child process ({pids}) went on running the "
+    "lesson after the step instead of ending: tutor stopped it and cut it off from the "
+    "kernel (end a forked child with os._exit())")
+NOT_IDENTIFIER = N_("module name {name} is not a Python identifier")
+NAME_TAKEN = N_("module name {name} is taken: a module of that name exists already (give "
+                "the lesson's module another name)")
+KERNEL_FAILED = N_("the kernel's code failed in the lesson's process ({error})")
+KERNEL_FAILED_BROKE = N_("the kernel's code failed in the lesson's process ({error}); the "
+                         "lesson's code {broke}")
+STOPPED_ZYGOTE = N_(  # (with liveness.ZYGOTE_STOPPED's words, which tests look for)
+    "the lesson's code stopped the kernel process (pid {pid}, with SIGSTOP or the like), "
+    "so its run was ended and the kernel is restarted")
+CAPTURE_CLOSED = N_("[tutor: the lesson's code closed the kernel's capture of fd 1 and 2 "
+                    "(fd {fd}): what C code and child processes write there is lost]")
+CAPTURE_UNREADABLE = N_("[tutor: the output written to fd 1 and 2 could not be read: {error}]")
+CANNOT_DRAW = N_("inspect: cannot draw {what} of {expr}")
+NOT_SENT = N_("the result could not be sent: {error}")
+
+
+def _failed(msgid: str, **args: object) -> dict[str, Any]:
+    """An `ok: false` reply's fields: the English `error` and its `words`."""
+    words = said(msgid, **args)
+    return {"ok": False, "error": english(words), "words": words}
+
+
+class OutputLimitExceeded(Worded, BaseException):
     """Raised into lesson code that prints without end (not catchable by `except Exception`)."""
 
+    def __init__(self, mb: int):
+        self.words = said(PRINTED_TOO_MUCH, mb=mb)
+        super().__init__(english(self.words))
 
-class ForkedChildError(RuntimeError):
+
+class ForkedChildError(Worded, RuntimeError):
     """The step forked, and a child process came back into the lesson run."""
 
     def __init__(self, pids: list[int]):
-        who = ", ".join(map(str, pids))
-        super().__init__(
-            f"the step's code called os.fork(), and the child process ({who}) went on "
-            "running the lesson after the step instead of ending: tutor stopped it and cut "
-            "it off from the kernel (end a forked child with os._exit())")
+        self.words = said(FORK_CAME_BACK, pids=", ".join(map(str, pids)))
+        super().__init__(english(self.words))
 
 
 class ForkWatch:
@@ -279,6 +311,7 @@ class CappedWriter(io.TextIOBase):
         self.parts: list[str] = []
         self.kept = 0
         self.written = 0
+        self.note: dict[str, Any] | None = None  # the last `take`'s note, as words
 
     def writable(self) -> bool:
         return True
@@ -292,13 +325,16 @@ class CappedWriter(io.TextIOBase):
             self.parts.append(piece)
             self.kept += len(piece)
         if self.written > STDOUT_KILL:
-            raise OutputLimitExceeded(f"the code printed more than {STDOUT_KILL >> 20} MB")
+            raise OutputLimitExceeded(STDOUT_KILL >> 20)
         return len(text)
 
     def take(self) -> str:
+        """What was kept, ended by a note of what was cut (that note's words: `note`)."""
         text = "".join(self.parts)
+        self.note = None
         if self.written > self.kept:
-            text += f"\n… output truncated ({self.written - self.kept:,} more characters)"
+            self.note = said(TRUNCATED, n=f"{self.written - self.kept:,}")
+            text += "\n" + str(english(self.note))
         self.parts, self.kept, self.written = [], 0, 0
         return text
 
@@ -431,8 +467,8 @@ class LessonSession:
         fd = self.fd_capture
         if fd is not None and self.guard.fd_lost(fd):
             self.fd_capture = None
-            err += ("\n[tutor: the lesson's code closed the kernel's capture of fd 1 and 2 "
-                    f"(fd {fd}): what C code and child processes write there is lost]")
+            self.stderr.note = said(CAPTURE_CLOSED, fd=fd)  # (the note that ends stderr now)
+            err += "\n" + str(english(self.stderr.note))
         elif fd is not None:
             try:
                 size = os.lseek(fd, 0, os.SEEK_END)
@@ -443,8 +479,14 @@ class LessonSession:
                     os.lseek(fd, 0, os.SEEK_SET)
                     err += raw.decode("utf-8", "replace")
             except OSError as exc:  # (not one of ours any more, and no copy was made)
-                err += f"\n[tutor: the output written to fd 1 and 2 could not be read: {exc}]"
+                self.stderr.note = said(CAPTURE_UNREADABLE, error=exc)
+                err += "\n" + str(english(self.stderr.note))
         return self.stdout.take(), err
+
+    def _notes(self) -> dict[str, Any]:
+        """The notes that end the streams `_outputs` just took, as words to translate."""
+        pairs = (("stdout_note", self.stdout.note), ("stderr_note", self.stderr.note))
+        return {key: note for key, note in pairs if note}
 
     def _error(self, exc: BaseException) -> dict[str, Any]:
         out = obs.exception(exc)
@@ -452,18 +494,17 @@ class LessonSession:
         out["traceback"] = _lesson_traceback(exc).replace(
             f'File "{self.workdir}{os.sep}', 'File "')
         if isinstance(exc, KeyboardInterrupt) and self.interrupted:
-            out["message"] = "interrupted"
+            out["message"], out["words"] = INTERRUPTED, said(INTERRUPTED)
         return out
 
-    def _kernel_fault(self) -> str | None:
+    def _kernel_fault(self) -> dict[str, Any] | None:
         """What the lesson's code did to the kernel around it, that the run must answer
         for (the client ends the run with this message): it stopped the zygote, which
         the tutor then kills and restarts.  Charged here, to the lesson whose code ran,
         not to the next lesson, which would find the zygote unable to answer."""
         if self.zygote is None or not being_stopped(self.zygote):
             return None
-        return (f"the lesson's code {ZYGOTE_STOPPED} (pid {self.zygote}, with "
-                "SIGSTOP or the like), so its run was ended and the kernel is restarted")
+        return said(STOPPED_ZYGOTE, pid=self.zygote)
 
     # ------------------------------------------------------------------ requests
     def run(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -477,13 +518,14 @@ class LessonSession:
         if returned and error is None:
             error = ForkedChildError(returned)
         stdout, stderr = self._outputs()
+        notes = self._notes()
         if error is not None and self._stopped(error):
             return {"stdout": stdout, "stderr": stderr, "error": self._error(error),
-                    "observations": [], "interrupted": True}
+                    "observations": [], "interrupted": True, **notes}
         observations = [self._observe_prompt(p, error, stdout) for p in req.get("prompts", ())]
         return {"stdout": stdout, "stderr": stderr,
                 "error": self._error(error) if error else None,
-                "observations": observations}
+                "observations": observations, **notes}
 
     def _observe_prompt(self, prompt: dict[str, Any], error: BaseException | None,
                         stdout: str) -> dict[str, Any]:
@@ -533,7 +575,7 @@ class LessonSession:
         error = self._execute(run)
         stdout, stderr = self._outputs()
         return {"stdout": stdout, "stderr": stderr, "value": result.get("value"),
-                "error": self._error(error) if error else None}
+                "error": self._error(error) if error else None, **self._notes()}
 
     def observe(self, req: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = {}
@@ -567,7 +609,7 @@ class LessonSession:
                 result["picture"] = self._as_kernel(
                     lambda: look.storage(self.namespace, self.observer, value, expr))
             else:
-                raise look.InspectError(f"inspect: cannot draw {what!r} of {expr!r}")
+                raise look.InspectError(CANNOT_DRAW, what=repr(what), expr=repr(expr))
 
         error = self._execute(evaluate)
         self._outputs()
@@ -586,11 +628,10 @@ class LessonSession:
             return {"ok": False, "error": "`modules` must map module names to their source"}
         for name in given:
             if not MODULE_NAME.match(name):
-                return {"ok": False, "error": f"module name {name!r} is not a Python identifier"}
+                return _failed(NOT_IDENTIFIER, name=repr(name))
             taken = sys.modules.get(name) or importlib.util.find_spec(name)
             if taken is not None:
-                return {"ok": False, "error": f"module name {name!r} is taken: a module of "
-                        "that name exists already (give the lesson's module another name)"}
+                return _failed(NAME_TAKEN, name=repr(name))
         for name, source in given.items():
             with open(os.path.join(self.workdir, name + ".py"), "w", encoding="utf-8") as f:
                 f.write(source)
@@ -637,15 +678,16 @@ class LessonSession:
             except BaseException as exc:  # noqa: B036 - report, never die silently
                 self.guard.to_kernel(fds=False)
                 broke = self.guard.describe()
-                reply = {"id": req.get("id"), "ok": False,
-                         "error": f"the kernel's code failed in the lesson's process "
-                                  f"({type(exc).__name__}: {exc})"
-                                  + (f"; the lesson's code {broke}" if broke else "")}
+                failure = f"{type(exc).__name__}: {exc}"
+                reply = {"id": req.get("id"), **(
+                    _failed(KERNEL_FAILED_BROKE, error=failure, broke=broke) if broke
+                    else _failed(KERNEL_FAILED, error=failure))}
             self.forks.leave_if_forked()  # (a fork that bypassed os.fork: never reply from it)
             fault = self._kernel_fault()
             if fault:
                 kind: FaultKind = "kernel_stopped"  # (the client ends the run with its kind)
-                reply["fault"], reply["fault_kind"] = fault, kind
+                reply["fault"], reply["fault_kind"] = english(fault), kind
+                reply["fault_words"] = fault
             self.guard.check_fds()
             self.forks.mark_done(req.get("id"))
             try:
@@ -654,8 +696,7 @@ class LessonSession:
                 self.guard.check_fds()
                 return
             except (ValueError, TypeError) as exc:  # too large or unencodable
-                self.channel.send({"id": req.get("id"), "ok": False,
-                                   "error": f"the result could not be sent: {exc}"})
+                self.channel.send({"id": req.get("id"), **_failed(NOT_SENT, error=exc)})
 
 
 def forget_start_dir(start: str) -> None:

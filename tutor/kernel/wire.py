@@ -45,6 +45,16 @@ FAULT_KINDS: tuple[FaultKind, ...] = ("kernel_stopped",)
 
 # ------------------------------------------------------------- observations
 
+
+class Words(TypedDict):
+    """A message made in the lesson's process, for tutor's process to translate
+    (tutor/kernel/words.py, `translated`): the msgid (marked with N_ where it is written)
+    and its values, as strings.  Sent beside the English text, which stays as it was."""
+
+    msgid: str
+    args: dict[str, str]
+
+
 ObservationType = Literal[
     "none", "bool", "int", "float", "complex", "str", "tensor", "size", "dtype", "device",
     "grad_fn", "exception", "module", "object", "list", "tuple", "set", "dict",
@@ -63,6 +73,7 @@ Observation = TypedDict("Observation", {
     "imag": Any,
     "name": str,  # exception, grad_fn
     "message": str,  # exception
+    "words": Words,  # exception: the kernel's own (an interrupt, an output flood)
     "mro": list[str],
     "traceback": str,
     "class": str,  # module, object
@@ -215,17 +226,21 @@ class ReplyBase(TypedDict, total=False):
     ok: bool
     fault: str
     fault_kind: FaultKind
+    fault_words: Words  # `fault` as words to translate
 
 
 class FailedReply(ReplyBase, total=False):
     """`ok: false`: the kernel's code could not serve the request."""
 
     error: str | None
+    words: Words  # `error` as words to translate, where the kernel's code made it
 
 
 class RunReply(ReplyBase, total=False):
     stdout: str
     stderr: str
+    stdout_note: Words  # the note that ends `stdout` (output truncated), to translate
+    stderr_note: Words
     error: Observation | None  # an exception observation with `traceback`
     observations: list[Observation]  # one per prompt
     interrupted: bool
@@ -234,6 +249,8 @@ class RunReply(ReplyBase, total=False):
 class ReplReply(ReplyBase, total=False):
     stdout: str
     stderr: str
+    stdout_note: Words
+    stderr_note: Words
     error: Observation | None
     value: str | None  # the repr of the last expression's value
 

@@ -347,7 +347,7 @@ def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
 def _apply_rule(rule: When, out: dict[str, Any], keys: dict[str, tuple[yaml.Node, yaml.Node]],
                 node: yaml.Node, path: str, v: Validation) -> None:
     def say(at: yaml.Node, name: str, key_path: str) -> None:
-        v.error(at, key_path, rule.message.format(value=out.get(rule.key), name=name))
+        v.error(at, key_path, _(rule.message).format(value=out.get(rule.key), name=name))
 
     for name in rule.require:
         # a misspelling of the key has its own error ("unknown key ... did you mean")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.i18n import _
+from tutor.kernel.words import translated
 from tutor.pictures.graph import render_graph
 from tutor.pictures.model import Line, Picture, Segment, line_text, wrap
 from tutor.pictures.storage import render_storage
@@ -72,7 +73,8 @@ def parse_show(text: str) -> ShowSpec:
 
 def _error(data: dict[str, Any], width: int) -> Picture:
     pic = Picture("error", _("cannot draw this picture"), width=width)
-    pic.extend(wrap(f"{data.get('name', 'Error')}: {data.get('message', '')}", width,
+    message = translated(str(data.get("message", "")), data.get("words"))  # (the kernel's own)
+    pic.extend(wrap(f"{data.get('name', 'Error')}: {message}", width,
                     indent="  ", style="bad"))
     return pic
 

@@ -34,6 +34,7 @@ from textual.worker import Worker
 
 from tutor.i18n import N_, _
 from tutor.kernel import KernelError, Session, SessionDied, StepTimeout
+from tutor.kernel.words import translated, translated_output
 from tutor.pictures import ShowSpec, parse_show, render
 from tutor.safetext import sanitize
 from tutor.ui.messages import WorkerChanged
@@ -241,15 +242,18 @@ class Repl(Vertical):
     # ------------------------------------------------------------------ showing
     def show_reply(self, reply: dict[str, Any]) -> None:
         if reply.get("stdout"):
-            self.write(plain(truncate(reply["stdout"].rstrip("\n"))), "-stdout")
+            out = translated_output(reply["stdout"], reply.get("stdout_note"))
+            self.write(plain(truncate(out.rstrip("\n"))), "-stdout")
         if reply.get("stderr"):
-            self.write(plain(truncate(reply["stderr"].rstrip("\n"))), "-stderr")
+            err = translated_output(reply["stderr"], reply.get("stderr_note"))
+            self.write(plain(truncate(err.rstrip("\n"))), "-stderr")
         if reply.get("value") is not None:
             value = sanitize(truncate(str(reply["value"])))
             self.write(highlight(value, language="python"), "-value")
         error = reply.get("error")
         if error:
-            text = (error.get("traceback") or f"{error.get('name')}: {error.get('message')}")
+            message = translated(str(error.get("message")), error.get("words"))
+            text = error.get("traceback") or f"{error.get('name')}: {message}"
             self.write(plain(truncate(text.rstrip("\n"), lines=30)), "-error")
         self.running = False
 
