@@ -18,6 +18,8 @@ from ui_helpers import wait_for
 from tutor import i18n
 from tutor.progress import ProgressStore
 
+SAMPLES = Path(__file__).resolve().parents[2] / "lessons" / "samples"
+
 pytestmark = pytest.mark.kernel
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
@@ -95,3 +97,35 @@ async def test_tutor_dev_speaks_korean(kernel, tmp_path: Path) -> None:
         notice = str(dev.screen.query_one("#reload-notice", Static).render())
         assert "preview.yaml을(를) 다시 불러옴 (1번째): 1단계를 새 세션에서 다시 실행했고, " \
                "1단계 1번 문제부터 이어 갑니다" in notice, notice
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_lesson_footer_fits_80_columns(kernel, tutor_home, lang: str) -> None:
+    """On a question of a later step (the most keys: guess, catalog, hint, reveal,
+    earlier code, help, palette) the footer scrolled sideways at 80 columns, cutting its
+    last keys: by 23 cells in Korean ("추측으로 표시", "앞 단계 코드", "정답 보기"),
+    by 21 in English ("Mark as guess", "Earlier code", and ctrl+s "Submit", which the
+    printed-output box's own line already names)."""
+    from textual.widgets import Footer
+
+    from tutor.lesson import load_catalog
+    from tutor.ui.app import TutorApp
+    from tutor.ui.screens.lesson import LessonScreen
+
+    i18n.set_language(lang)  # (the conftest's `english` speaks English again after)
+    catalog = load_catalog([SAMPLES], with_env=False, with_bundled=False)
+    app = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+    lesson = catalog.opened("samples/memory")
+    assert lesson is not None
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready_catalog(pilot)
+        await app.push_screen(LessonScreen(lesson, kernel, start=(1, 0)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
+                       and app.screen.mode == "asking", what="step 2's question")
+        await pilot.pause()
+        shown = [b.key for _n, b, on, _t in app.screen.active_bindings.values()
+                 if b.show and on]
+        assert "f2" in shown and "ctrl+r" in shown, shown
+        footer = app.screen.query_one(Footer)
+        await wait_for(pilot, lambda: footer.virtual_size.width > 0, what="the footer")
+        assert footer.max_scroll_x == 0, (footer.virtual_size, shown)

@@ -75,8 +75,8 @@ async def test_every_key_in_the_footer_is_in_korean(app) -> None:
         await memory_question(pilot)
         shown = {b.description for _node, b, _on, _tip in app.screen.active_bindings.values()
                  if b.show}
-        assert {"추측으로 표시", "힌트", "정답 보기", "카탈로그"} <= shown, shown
-        assert "Mark as guess" not in shown
+        assert {"추측", "힌트", "정답", "카탈로그"} <= shown, shown
+        assert "Guess" not in shown
         palette = app.screen.active_bindings[app.COMMAND_PALETTE_BINDING].binding
         assert palette.description == "팔레트"  # (the footer shows it on the right)
 

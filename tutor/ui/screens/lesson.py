@@ -68,7 +68,7 @@ class LessonScreen(TutorScreen[None]):
         Binding("n,enter", "next", N_("Next")),
         Binding("ctrl+o", "repl", N_("REPL")),
         Binding("p", "picture", N_("Picture")),
-        Binding("f2", "earlier", N_("Earlier code")),
+        Binding("f2", "earlier", N_("Earlier")),
         Binding("ctrl+c", "interrupt", N_("Interrupt"), priority=True),
         Binding("question_mark", "app.help", N_("Help"), show=False),
     ]

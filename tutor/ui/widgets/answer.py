@@ -68,7 +68,9 @@ def entry_label(prompt: Prompt, examples: list[str]) -> str:
 class StdoutArea(TextArea):
     """Printed lines: enter on an empty last line (or ctrl+s) submits."""
 
-    BINDINGS = [Binding("ctrl+s", "submit", N_("Submit"))]
+    # (not in the footer: the entry's own line says "enter on an empty line or ctrl+s
+    # submits", and the lesson's footer must fit 80 columns; the key panel lists it)
+    BINDINGS = [Binding("ctrl+s", "submit", N_("Submit"), show=False)]
 
     class Submit(Message):
         pass
@@ -103,7 +105,7 @@ class AnswerBox(Vertical, can_focus=True):
     SETTLE = 0.4  # seconds after a question appears during which y/n/1-9 are ignored
 
     BINDINGS = [
-        Binding("ctrl+g", "toggle_guess", N_("Mark as guess")),
+        Binding("ctrl+g", "toggle_guess", N_("Guess")),
         Binding("y", "say('yes')", N_("Yes"), show=False),
         Binding("n", "say('no')", N_("No"), show=False),
         *[Binding(str(i), f"choose({i})", show=False) for i in range(1, 10)],
@@ -119,7 +121,7 @@ class AnswerBox(Vertical, can_focus=True):
     shown_at = 0.0
 
     def on_mount(self) -> None:
-        translate_bindings(self)  # (its keys are in the footer: ctrl+g, Mark as guess)
+        translate_bindings(self)  # (its keys are in the footer: ctrl+g, Guess)
     guess = False  # the learner marked this prediction as a guess (ctrl+g)
     examples: list[str] = []
 
