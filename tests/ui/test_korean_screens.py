@@ -114,18 +114,18 @@ async def test_the_lesson_footer_fits_80_columns(kernel, tutor_home, lang: str) 
 
     i18n.set_language(lang)  # (the conftest's `english` speaks English again after)
     catalog = load_catalog([SAMPLES], with_env=False, with_bundled=False)
-    app = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+    tutor = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
     lesson = catalog.opened("samples/memory")
     assert lesson is not None
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with tutor.run_test(size=(80, 24)) as pilot:
         await ready_catalog(pilot)
-        await app.push_screen(LessonScreen(lesson, kernel, start=(1, 0)))
-        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen)
-                       and app.screen.mode == "asking", what="step 2's question")
+        await tutor.push_screen(LessonScreen(lesson, kernel, start=(1, 0)))
+        await wait_for(pilot, lambda: isinstance(tutor.screen, LessonScreen)
+                       and tutor.screen.mode == "asking", what="step 2's question")
         await pilot.pause()
-        shown = [b.key for _n, b, on, _t in app.screen.active_bindings.values()
+        shown = [b.key for _n, b, on, _t in tutor.screen.active_bindings.values()
                  if b.show and on]
         assert "f2" in shown and "ctrl+r" in shown, shown
-        footer = app.screen.query_one(Footer)
+        footer = tutor.screen.query_one(Footer)
         await wait_for(pilot, lambda: footer.virtual_size.width > 0, what="the footer")
         assert footer.max_scroll_x == 0, (footer.virtual_size, shown)
