@@ -134,23 +134,3 @@ def fake_play_home(tutor_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     fake_play.install(monkeypatch.setattr)
     return tutor_home
-
-
-# The suite's longest tests (about a minute each: a fresh venv, mypy, the chaos run, the
-# real terminal, every bundled verdict at 80x24) start first, so that under
-# `pytest -n auto --dist worksteal` no worker is left with one of them at the end
-# while the others are idle (the last minutes of a CI run were one such test).
-LONG_MARKS = ("venv", "chaos", "tmux")
-LONG_TESTS = ("tests/test_types.py", "tests/kernel/test_platform.py",
-              "test_every_bundled_verdict_and_explanation_fit_at_80x24",
-              "test_the_code_passes_ruff")
-
-
-def is_long(item: pytest.Item) -> bool:
-    return any(item.get_closest_marker(m) for m in LONG_MARKS) \
-        or any(name in item.nodeid for name in LONG_TESTS)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not is_long(item))  # stable: the rest keep their order
