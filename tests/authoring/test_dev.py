@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 import pytest
+from editor_save import save
 from pilot_wait import wait_for
 
 from tutor.progress import ProgressStore
@@ -31,16 +30,6 @@ steps:
         expect: y
         answer: "6"
 """
-
-
-def save(path: Path, text: str) -> None:
-    """Save like an editor (a new file moved into place), the mtime moved forward so a
-    coarse clock cannot hide a quick edit."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    later = time.time_ns() + 2_000_000_000
-    os.utime(tmp, ns=(later, later))
-    tmp.replace(path)
 
 
 async def test_dev_reloads_on_change_and_shows_load_errors_in_place(kernel, tmp_path: Path):

@@ -5,12 +5,10 @@ are in the catalog (scripts/i18n_catalog.py finds them)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tutor import i18n
 from tutor.lesson import load_lesson
 from tutor.lesson.loader import LessonError
 
@@ -21,14 +19,6 @@ NO_TITLE = "id: a/b\ntopic: t\nsteps:\n  - code: x = 1\n"
 TWO_EXPECTS = ("id: a/b\ntitle: T\ntopic: t\nsteps:\n  - code: x = 1\n    predict:\n"
                "      - ask: q\n        kind: number\n        expect: [a, b]\n        answer: 1\n")
 
-
-@pytest.fixture
-def korean() -> Iterator[None]:
-    i18n.set_language("ko")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def _problem(tmp_path: Path, text: str) -> str:

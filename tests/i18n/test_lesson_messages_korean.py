@@ -9,12 +9,10 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tutor import i18n
 from tutor.lesson import load_lesson
 from tutor.lesson.catalog import find_lesson
 from tutor.lesson.loader import LessonError
@@ -29,14 +27,6 @@ level: 1
 steps: just text
 """
 
-
-@pytest.fixture
-def korean() -> Iterator[None]:
-    i18n.set_language("ko")
-    try:
-        yield
-    finally:
-        i18n.set_language(i18n.ENGLISH)
 
 
 def problems(path: Path) -> list[str]:

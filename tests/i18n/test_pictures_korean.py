@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +52,6 @@ def scenes(kernel: Kernel) -> dict[str, dict[str, Any]]:
             out[name] = s.inspect(what, expr)
     return out
 
-
-@pytest.fixture
-def korean() -> Iterator[None]:
-    i18n.set_language("ko")
-    try:
-        yield
-    finally:
-        i18n.set_language(i18n.ENGLISH)
 
 
 def prose(text: str) -> str:

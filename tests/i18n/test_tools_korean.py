@@ -10,7 +10,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,14 +55,6 @@ def check_here(commands_share_kernel: object, capsys: pytest.CaptureFixture[str]
 
     return check
 
-
-@pytest.fixture
-def korean() -> Iterator[None]:
-    i18n.set_language("ko")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 # ---------------------------------------------------------------------- tutor check

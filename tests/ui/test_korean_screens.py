@@ -4,12 +4,11 @@ lists for Textual's widgets) and `tutor dev`'s screen speak Korean."""
 
 from __future__ import annotations
 
-import os
 import re
-import time
 from pathlib import Path
 
 import pytest
+from editor_save import save
 from test_korean_snapshots import app, memory_question  # noqa: F401 (the fixture)
 from test_snapshots import ready_catalog
 from textual.widgets import Static
@@ -70,13 +69,6 @@ steps:
         hint: h
         explain: e
 """
-
-
-def save(path: Path, text: str) -> None:
-    """Saved as an editor does, the mtime moved forward (as tests/authoring/test_dev.py)."""
-    path.write_text(text, encoding="utf-8")
-    later = time.time_ns() + 2_000_000_000
-    os.utime(path, ns=(later, later))
 
 
 async def test_tutor_dev_speaks_korean(kernel, tmp_path: Path) -> None:
