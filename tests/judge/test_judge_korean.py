@@ -71,6 +71,10 @@ def test_hedges_are_asked_again(text: str) -> None:
 def test_printed_korean_and_choices_are_left_as_typed() -> None:
     assert status("stdout", "네", s("네")) is C  # a lesson printing Korean: as printed
     assert status("stdout", "출력 없음", s("")) is C
+    # a program that prints the words for "nothing printed" printed them (CI, stop 33)
+    assert status("stdout", "아무것도안나옴", s("아무것도안나옴")) is C
+    assert status("stdout", "출력 없음", s("출력 없음\n")) is C
+    assert status("stdout", "아무것도 안 나옴", s("hi")) is not C
     assert status("choice", "네", NONE, choices=("네", "아니요")) is not INV
 
 

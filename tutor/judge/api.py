@@ -45,7 +45,7 @@ def _kind(spec: JudgeSpec) -> Kind:
 def says_nothing_printed(text: str) -> bool:
     """"nothing", "no output", 출력 없음: a prediction that no output comes (the Korean
     words read as in `parse`)."""
-    return _says_nothing_printed(korean.english(text, "stdout"))
+    return _says_nothing_printed(text)
 
 
 def parse(spec: JudgeSpec, text: str) -> Pred:

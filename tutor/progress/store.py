@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
+from typing import TypeVar
 
 from tutor.i18n import _, ngettext
 from tutor.progress import review, rows, schedule
@@ -45,6 +46,7 @@ CONFIDENCES = schedule.CONFIDENCES
 MAX_PROBLEMS = 50  # bad rows described, at most (then: how many more)
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 # MIGRATIONS[n] upgrades a database of schema n to n + 1 (a new file runs them all).
 SCHEMA_1 = """
@@ -132,6 +134,32 @@ def _rollback(db: sqlite3.Connection) -> None:
         pass
 
 
+def _busy(exc: sqlite3.Error) -> bool:
+    """Another connection holds the file for a moment (SQLITE_BUSY, SQLITE_LOCKED and
+    their extended codes).  SQLite waits out most of these itself (the busy timeout),
+    but not all: a connection opening or querying while the last one to close cleans up
+    the WAL, or while another runs recovery, is told BUSY at once (sqlite.org/wal.html)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (5, 6)
+    return "locked" in str(exc)
+
+
+def _retrying(step: Callable[[], T]) -> T:
+    """`step()`, tried again while the file is busy, for up to the busy timeout (then
+    the busy error is raised as any other)."""
+    give_up = time.monotonic() + BUSY_MS / 1000
+    pause = 0.01
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() + pause > give_up:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
+
 def _read_only_fs(directory: Path) -> bool:
     """Whether `directory` is on a file system mounted read-only."""
     try:
@@ -195,14 +223,20 @@ class ProgressStore:
                 path=self.directory, why=exc))
             return
         try:
-            self._db = self._connect()
-            self._check_and_migrate(self._db)
+            _retrying(self._connect_and_check)
         except sqlite3.OperationalError as exc:
             self._fallback_readonly(exc)
         except sqlite3.DatabaseError as exc:  # not a database / malformed
             self._recover(exc)
         if self.saving and self._db is not None:
             self._identity = self._file_id()
+
+    def _connect_and_check(self) -> None:
+        if self._db is not None:  # (a try that found the file busy)
+            self._db.close()
+        self._db = None
+        self._db = self._connect()
+        self._check_and_migrate(self._db)
 
     def _check_and_migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -449,6 +483,10 @@ class ProgressStore:
             _rollback(db)
             raise
 
+    def _in_one_write(self, fn: Callable[[sqlite3.Connection], None]) -> None:
+        with self._write() as db:
+            fn(db)
+
     def _guarded(self, fn: Callable[[sqlite3.Connection], None],
                  plain: Callable[[sqlite3.Connection], None] | None = None) -> bool:
         """Run `fn` in one write transaction.  If it fails on what the database holds
@@ -462,8 +500,7 @@ class ProgressStore:
                 if not self.saving or self._db is None:
                     return False
                 try:
-                    with self._write() as db:
-                        fn(db)
+                    _retrying(lambda: self._in_one_write(fn))
                 except (sqlite3.Error, MemoryError):
                     raise
                 except Exception as exc:  # a row the code did not foresee
@@ -471,8 +508,7 @@ class ProgressStore:
                         self.notice = _("Progress was not saved: {why}.").format(
                             why=f"{type(exc).__name__}: {exc}")
                         return False
-                    with self._write() as db:
-                        plain(db)
+                    _retrying(lambda: self._in_one_write(plain))
                     self._note([_("while saving an answer: {why}: the answer was saved without "
                                   "its review card and lesson status").format(
                                       why=f"{type(exc).__name__}: {exc}")])

@@ -52,16 +52,22 @@ _WORDED = ("bool", "same_storage", "exception")  # kinds answered in words
 def english(text: str, kind: str = "bool") -> str:
     """`text` with its Korean answer words read in English, for a prompt of `kind` (as
     typed otherwise).  Kinds answered in words read every form; a value's kinds only
-    none and empty; printed output only "nothing printed"; a choice none (its labels
-    are matched as they are)."""
+    none and empty; printed output and a choice none (a program may print 네 or 아무것도
+    안 나옴 itself; whether printed output was said to be nothing is `says_nothing_printed`,
+    and a choice's labels are matched as they are)."""
     if kind == "choice" or not any("\uac00" <= c <= "\ud7a3" for c in text):
         return text
     said = _english(text)
     if kind in _WORDED:
         return said
-    if kind == "stdout":
-        return said if said == "nothing" else text
+    if kind == "stdout":  # kept as typed: a program may print 아무것도 안 나옴 itself
+        return text
     return said if said.rstrip("?") in _NONE_FORMS else text
+
+
+def says_nothing_printed(text: str) -> bool:
+    """출력 없음, 아무것도 안 나옴: the Korean for "nothing printed"."""
+    return _english(text) == "nothing"
 
 
 def hedges(text: str) -> bool:

@@ -10,7 +10,7 @@ from functools import lru_cache
 from ..base.errors import MAX_SENTENCE, InvalidPrediction
 from ..base.parts import Said
 from ..base.text import NONE_WORDS, check_length, collapse, normalise_chars, strip_noise
-from . import polarity
+from . import korean, polarity
 from .grammar import Num, parse_value
 from .lexer import tokenize
 from .phrases import has_hedge
@@ -372,7 +372,8 @@ def says_nothing_printed(text: str) -> bool:
     """"nothing", "no output", "it prints nothing": a prediction that no output comes."""
     t = text.strip()
     said = collapse(strip_noise(t)).casefold() if len(t) <= 200 else ""
-    return bool(said) and STDOUT_EMPTY.fullmatch(said) is not None
+    return bool(said) and (STDOUT_EMPTY.fullmatch(said) is not None
+                           or korean.says_nothing_printed(said))
 
 
 def read_stdout_pred(text: str) -> StdoutP:
