@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -177,7 +178,81 @@ def _(message: str) -> str:
     """`message` in the current language (itself where no translation exists)."""
     if _current == ENGLISH:
         return message
-    return catalog(_current).singular.get(message, message)
+    found = catalog(_current).singular.get(message)
+    return message if found is None else _Translated(found)
+
+
+class _Translated(str):
+    """A translation whose `.format()` also picks the Korean particle a value needs:
+    `{id}은(는)` is written `은(는)` in the catalog, as the value is not known there, and
+    reads `텐서는` / `레슨 3은` once it is (see `particles`)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return particles(str.format(self, *args, **kwargs))
+
+
+# ---------------------------------------------------------------------- Korean particles
+# a particle written for either ending of the word before it, as a catalog must
+_PARTICLE = re.compile(r"(?P<word>.)(?P<close>['\"`’”)\]]?)"
+                       r"(?P<p>을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|"
+                       r"와\(과\)|과\(와\)|\(으\)로)")
+# after a final consonant (받침), and after none; (으)로 also takes 로 after ㄹ
+_FORMS = {"을": ("을", "를"), "를": ("을", "를"), "이": ("이", "가"), "가": ("이", "가"),
+          "은": ("은", "는"), "는": ("은", "는"), "와": ("과", "와"), "과": ("과", "와"),
+          "(": ("으로", "로")}
+# how a number's last digit is read in Sino-Korean (영 일 이 삼 사 오 육 칠 팔 구): its
+# final consonant, 0 for none, 8 for ㄹ (as in a syllable's code)
+_DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8,
+                "9": 0}
+# 10, 100, 1000, 10000: 십 백 천 만
+_ROUND_FINAL = {1: 17, 2: 1, 3: 4, 4: 4}
+
+
+def _final(text: str, end: int) -> int | None:
+    """The final consonant of the word that ends at `text[end]`, as a Hangul syllable
+    counts it (0: none, 8: ㄹ); None where it cannot be told (a Latin word: `tensor`
+    and `grad_fn` are read in more than one way)."""
+    ch = text[end]
+    if "가" <= ch <= "힣":
+        return (ord(ch) - 0xAC00) % 28
+    if not ch.isdigit():
+        return None
+    start = end
+    while start > 0 and (text[start - 1].isdigit() or text[start - 1] == ","):
+        start -= 1
+    if start > 0 and text[start - 1] == ".":  # a fraction (0.25): read digit by digit
+        return _DIGIT_FINAL.get(ch)
+    number = text[start:end + 1].replace(",", "")
+    zeros = len(number) - len(number.rstrip("0"))
+    if zeros == 0 or zeros == len(number):
+        return _DIGIT_FINAL.get(ch)
+    return _ROUND_FINAL.get(zeros % 4 if zeros % 4 else 4)
+
+
+def particles(text: str) -> str:
+    """`text` with each particle written for either ending (`을(를)`, `이(가)`, `은(는)`,
+    `와(과)`, `(으)로`) made the one the word before it takes, where that word ends in
+    Hangul or a number (`텐서을(를)` -> `텐서를`, `3이(가)` -> `3이`, `10(으)로` -> `10으로`);
+    after a Latin word it stays as written (`tensor`: 텐서, or 텐서어?), as Korean
+    software writes it."""
+    if "(" not in text:
+        return text
+
+    def pick(m: re.Match[str]) -> str:
+        final = _final(text, m.start("word"))
+        if final is None:
+            return m.group(0)
+        p = m.group("p")
+        after, bare = _FORMS[p[0]]
+        if p.startswith("("):
+            form = bare if final in (0, 8) else after
+        else:
+            form = bare if final == 0 else after
+        return m.group("word") + m.group("close") + form
+
+    return _PARTICLE.sub(pick, text)
 
 
 def use_in_argparse() -> None:
@@ -204,7 +279,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     forms = catalog(_current).plural.get((singular, plural))
     if not forms:
         return english
-    return forms[_plural_index(_current, n, len(forms))]
+    return _Translated(forms[_plural_index(_current, n, len(forms))])
 
 
 def _plural_index(lang: str, n: int, count: int) -> int:
@@ -308,7 +383,8 @@ def template(msgid: str) -> str | None:
             f.write(repr(msgid) + "\n")
     if _current == ENGLISH:
         return None
-    return catalog(_current).singular.get(msgid)
+    found = catalog(_current).singular.get(msgid)
+    return None if found is None else _Translated(found)
 
 
 def saved_language(directory: Path) -> str | None:

@@ -71,11 +71,11 @@ def test_unmet_requirements_are_korean(korean: None) -> None:
     info = {"torch": "2.13.0", "python": "3.11.7", "cuda": False}
     assert unmet(Requires(cuda=True), info) == "CUDA 장치가 필요한데, 쓸 수 있는 장치가 없습니다"
     assert unmet(Requires(torch=">=3"), info) == \
-        "torch >=3이(가) 필요한데, 이 커널의 torch은(는) 2.13.0입니다"
+        "torch >=3이 필요한데, 이 커널에는 torch 2.13.0이 있습니다"
     assert unmet(Requires(numpy=True), {**info, "numpy_missing": True}) == \
         "NumPy가 필요한데, 커널이 실행되는 곳에 설치되어 있지 않습니다"
     assert numpy_note({"numpy_error": "x", "numpy": "2.0"}).startswith(
-        " · NumPy 2.0은(는) 이 torch와 함께 동작하지 않습니다")
+        " · NumPy 2.0은 이 torch와 함께 동작하지 않습니다")
 
 
 def test_lint_says_the_loaders_checks_in_korean_and_json_in_english(tmp_path: Path) -> None:

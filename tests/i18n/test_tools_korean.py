@@ -156,7 +156,7 @@ def test_help_is_korean_and_fits_80_columns(tmp_path: Path) -> None:
 def test_usage_errors_are_korean(tmp_path: Path) -> None:
     proc = tutor("check", "-j", "0", home=tmp_path)
     assert proc.returncode == 2
-    assert ("tutor check: 에러: 인자 -j/--jobs: '0'은(는) 동시 작업 수(으)로 쓸 수 없습니다: "
+    assert ("tutor check: 에러: 인자 -j/--jobs: '0'은 동시 작업 수로 쓸 수 없습니다: "
             "1부터 256 사이의 정수를 주세요") in proc.stderr
     proc = tutor("lint", "--bogus", home=tmp_path)
     assert proc.returncode == 2 and "tutor: 에러: 알 수 없는 인자: --bogus" in proc.stderr
