@@ -26,7 +26,15 @@ from typing import Literal
 
 from tutor.engine import StepOutcome, judge_prompt, shown_live, spoken
 from tutor.i18n import _
-from tutor.judge import Status, Verdict, choice_marks, entry_examples, gives_away, live_choice
+from tutor.judge import (
+    Status,
+    Verdict,
+    choice_marks,
+    chosen,
+    entry_examples,
+    gives_away,
+    live_choice,
+)
 from tutor.judge.reading.words import text_key
 from tutor.kinds import REGISTRY
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
@@ -139,6 +147,17 @@ def as_shown(prompt: Prompt, value: str) -> str:
         if value == choice:
             return plain_inline(label)  # (as the list of choices shows it)
     return value
+
+
+def picked(prompt: Prompt, text: str) -> str:
+    """A choice answer said back as the choice it picks, as the list shows it (its
+    translated label where there is one): `1` -> `같은 메모리를 씁니다`.  Text that picks
+    no choice is kept as typed."""
+    index = chosen(prompt.spec, text)
+    if index is None:
+        return as_shown(prompt, text)
+    shown = prompt.labels[index] if index < len(prompt.labels) else prompt.choices[index]
+    return plain_inline(shown)
 
 
 def entry_label(kind: str) -> str:
@@ -334,8 +353,8 @@ class LessonFlow:
         # progress keeps a choice as judged, in English, whatever label was shown
         expected = self._live_text() if self.prompt.labels else verdict.expected
         record = self._attempt(outcome, text, expected, confidence)
-        if self.prompt.labels:  # a translated choice: what was typed, as shown
-            verdict = replace(verdict, answer=as_shown(self.prompt, verdict.answer))
+        if self.prompt.kind == "choice":  # `2` or `b`: said back as the choice it picks,
+            verdict = replace(verdict, answer=picked(self.prompt, text))  # as shown
         # the live value as a person reads it (records keep the judge's notation)
         verdict = replace(verdict, expected=spoken(verdict.expected, self.prompt.kind))
         state.attempts += 1

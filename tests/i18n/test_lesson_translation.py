@@ -182,6 +182,19 @@ def test_a_translated_choice_is_said_by_its_label_and_recorded_as_the_choice(
     assert (last.answer, last.expected) == ("integers", "floats")
 
 
+@pytest.mark.parametrize(("typed", "lang", "said"), [("2", "ko", "내 답:    한국어 integers"),
+                                                    ("b", "ko", "내 답:    한국어 integers"),
+                                                    ("2", "en", "you said: integers")])
+def test_a_choice_answered_by_its_mark_is_said_back_as_the_choice(
+        pack: Path, fake, monkeypatch, capsys, typed: str, lang: str, said: str) -> None:
+    # issue 25: `내 답: 2` named nothing a learner could check against `실제 값`
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"12\na, b, c\nyes\n{typed}\n"))
+    assert main(["play", "ui/basics", "--path", str(pack), "--lang", lang,
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert said in out, out[-600:]
+
+
 def test_a_label_is_read_as_shown_and_an_unreadable_answer_lists_the_labels() -> None:
     # play and the app show `code` without its backquotes: a label typed as shown is the
     # choice; an answer that is none of them is asked again with the labels, not English

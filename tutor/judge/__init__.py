@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .api import (
         choice_marks,
+        chosen,
         display,
         entry_examples,
         gives_away,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from .registry import REGISTRY, Kind, live_choice
 
 _HOME = {
-    **dict.fromkeys(("choice_marks", "display", "entry_examples", "gives_away", "judge",
+    **dict.fromkeys(("choice_marks", "chosen", "display", "entry_examples", "gives_away", "judge",
                      "notation", "parse_error", "says_nothing_printed"), "api"),
     "InvalidPrediction": "base.errors",
     **dict.fromkeys(("JudgeSpec", "Status", "Tolerance", "Verdict"), "base.verdict"),
@@ -58,6 +59,7 @@ __all__ = [
     "Tolerance",
     "Verdict",
     "choice_marks",
+    "chosen",
     "display",
     "entry_examples",
     "gives_away",

@@ -23,7 +23,7 @@ from .reading import korean
 from .reading.grammar import number_in
 from .reading.numbers import NumLit
 from .reading.phrases import hedges
-from .reading.predictions import NumP, Pred
+from .reading.predictions import ChoiceP, NumP, Pred
 from .reading.words import _text_key, text_key
 from .reading.words import choice_marks as choice_marks  # re-exported
 from .reading.words import says_nothing_printed as _says_nothing_printed
@@ -59,6 +59,17 @@ def parse(spec: JudgeSpec, text: str) -> Pred:
             text_key(text) not in {text_key(c) for c in spec.choices}:  # "maybe" may be a choice
         raise InvalidPrediction(_HEDGE, how=False)
     return kind.read(text, spec)
+
+
+def chosen(spec: JudgeSpec, text: str) -> int | None:
+    """Which of a choice prompt's choices `text` picks (by its number, letter or text,
+    as the judge reads it), or None (unreadable, or no choice)."""
+    try:
+        pred = parse(spec, text)
+    except InvalidPrediction:
+        return None
+    return pred.index if isinstance(pred, ChoiceP) and 0 <= pred.index < len(spec.choices) \
+        else None
 
 
 def entry_examples(spec: JudgeSpec, live: Obs | None = None, n: int | None = None,
