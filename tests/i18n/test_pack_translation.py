@@ -49,6 +49,7 @@ def pack(tmp_path: Path) -> Path:
     pack = tmp_path / "ui"
     shutil.copytree(fake_play.UI_LESSONS, pack)
     write_translation(pack / "pack.yaml")
+    edit(pack / "pack.ko.yaml", lambda data: data["text"].update(topics={"testing": "테스트"}))
     return pack
 
 
@@ -132,7 +133,7 @@ def test_a_missing_and_an_extra_pack_text_are_reported(pack: Path) -> None:
     assert lint(pack) == [
         "pack.ko.yaml:4: text.description: missing: the translation of "
         "\"Small lessons the app's tests drive.\"",
-        "pack.ko.yaml:6: text.intro: extra: the pack has no `intro` here",
+        "pack.ko.yaml:8: text.intro: extra: the pack has no `intro` here",
     ]
     i18n.set_language("ko")
     assert load_pack(pack / "pack.yaml").lang == "en"  # incomplete: English
@@ -164,7 +165,43 @@ def test_lint_on_the_cli_reports_a_stale_pack_translation(pack: Path, capsys) ->
     assert "pack.ko.yaml:3:1: source: the English texts changed" in out, out
 
 
+def test_topic_names_are_checked_against_the_pack_s_lessons(pack: Path) -> None:
+    # issue 25: the detail pane said `memory · 레벨 1`; a pack translation names its
+    # lessons' topics (not fingerprinted: a name is a word, not a text that drifts)
+    edit(pack / "pack.ko.yaml", lambda data: data["text"].update(
+        topics={"testing": "테스트", "memory": "메모리"}))
+    assert lint(pack) == ["pack.ko.yaml:9: text.topics.memory: extra: no lesson of the pack "
+                          "has the topic `memory` (renamed?)"]
+    edit(pack / "pack.ko.yaml", lambda data: data["text"].update(topics={}))
+    problems = [p for p in lint_paths([pack], with_known=False).problems if ".ko." in p.file]
+    assert [(p.path, p.severity) for p in problems] == [("text.topics", "warning")]
+    assert "the topic `testing`" in problems[0].message
+    edit(pack / "pack.ko.yaml", lambda data: data["text"].update(topics=["테스트"]))
+    assert lint(pack) == ["pack.ko.yaml:7: text.topics: must be a mapping of each topic, as "
+                          "the lessons write it, to its name: `memory: 메모리`"]
+
+
 # ---------------------------------------------------------------------- shown
+def test_the_topic_is_shown_by_its_name_in_list_play_and_the_palette(
+        pack: Path, tutor_home: Path, capsys, monkeypatch) -> None:
+    import io
+
+    assert main(["--lang", "ko", "list", "--path", str(pack)]) == 0
+    out = capsys.readouterr().out
+    assert "[테스트, 레벨 1]" in out and "testing" not in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    fake_play.install(monkeypatch.setattr)
+    main(["play", "ui/basics", "--path", str(pack), "--lang", "ko", "--no-progress"])
+    assert "\n테스트 · 레벨 1 · " in capsys.readouterr().out
+    i18n.set_language("ko")
+    shown = load_pack(pack / "pack.yaml")
+    assert shown.topic_name("testing") == "테스트" and shown.topic_name("other") == "other"
+    i18n.set_language("en")
+    assert load_pack(pack / "pack.yaml").topic_name("testing") == "testing"
+    assert main(["--lang", "en", "list", "--path", str(pack)]) == 0
+    assert "[testing, level 1]" in capsys.readouterr().out
+
+
 def test_list_and_progress_show_the_korean_pack_title_or_mark_the_english(
         pack: Path, tutor_home: Path, capsys) -> None:
     assert main(["--lang", "ko", "list", "--path", str(pack)]) == 0

@@ -215,8 +215,10 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
     out = [Problem(name, 1, 1, "", stale, WARNING)] if stale else []
     out += check_pack_translations(pack, manifest)
     files = list(lessons)
-    ids = {f.lesson.id for f in files if f.lesson is not None
-           and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents}
+    mine = [f.lesson for f in files if f.lesson is not None
+            and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents]
+    ids = {lesson.id for lesson in mine}
+    out += _topic_name_problems(manifest, {lesson.topic for lesson in mine})
     broken = _broken_ids(manifest, files)  # files of the pack that do not load: their ids
     for i, lesson_id in enumerate(pack.lesson_order):
         if lesson_id in broken:  # (its file's own errors say what is wrong)
@@ -235,6 +237,28 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
             out.append(Problem(name, line, col, f"lessons[{i}]", message.format(
                 id=repr(lesson_id), close=repr(close[0]) if close else "", n=len(broken)),
                 WARNING))
+    return out
+
+
+def _topic_name_problems(manifest: Path, used: set[str]) -> list[Problem]:
+    """Each translation beside `manifest` names the topics its lessons have (`topics:`),
+    and no other (see `translation.topic_problems`)."""
+    from tutor.i18n import LANGUAGES
+    from tutor.lesson import translation
+
+    out = []
+    for lang in LANGUAGES:
+        path = translation.translation_path(manifest, lang)
+        if lang == "en" or not path.is_file():
+            continue
+        try:
+            data = translation.read(path)
+        except ValueError:
+            continue  # (said by check_pack_translations)
+        text = path.read_text(encoding="utf-8")
+        for key, message, warning in translation.topic_problems(data, used):
+            out.append(Problem(display_name(path), _key_line(text, key), 1, key, message,
+                               WARNING if warning else ERROR))
     return out
 
 

@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
                 source = _(SOURCES[pack.source]) if pack.source in SOURCES else pack.source
                 print(f"\n{pack_title(pack.title, pack.lang)}  ({source}: {pack.directory})")
             level = _("level {n}").format(n=lesson.level)
-            print(f"  {lesson.id:<{width}}  {lesson.title}  [{lesson.topic}, {level}]")
+            topic = pack.topic_name(lesson.topic)
+            print(f"  {lesson.id:<{width}}  {lesson.title}  [{topic}, {level}]")
         print("\n" + _("{lessons} lessons in {packs} packs").format(
             lessons=len(catalog.lessons), packs=len(catalog.packs)))
     print_problems(catalog.errors)

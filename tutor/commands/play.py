@@ -44,6 +44,7 @@ from tutor.i18n import N_, _, cell, ngettext, steps_and_questions, untranslated,
 from tutor.judge import says_nothing_printed
 from tutor.kernel import Kernel, KernelError
 from tutor.lesson import LessonError, find_lesson
+from tutor.lesson.loader import topic_name
 from tutor.lesson.model import Lesson, Prompt
 from tutor.lesson.requires import numpy_note
 from tutor.lesson.warmth import needs_optimizers
@@ -367,7 +368,7 @@ class Player:
             self.prose(untranslated(lesson.lang), "")
         # (no lesson id here: an id can name what a question asks; the summary gives it)
         on = " · " + _("on torch {version}").format(version=self.torch) if self.torch else ""
-        self.prose(f"{lesson.topic} · " + _("level {n}").format(n=lesson.level) + " · "
+        self.prose(f"{topic_name(lesson)} · " + _("level {n}").format(n=lesson.level) + " · "
                    + steps_and_questions(steps, flow.total_prompts) + on, "")
         if lesson.intro and flow.whole:
             self.say()

@@ -322,6 +322,18 @@ def pack_modules(lesson_file: Path) -> tuple[Module, ...]:
         return ()
 
 
+def topic_name(lesson: Lesson) -> str:
+    """How `lesson`'s topic is shown in the current language: the name its pack's
+    translation gives it (`pack.ko.yaml`'s `topics:`), else as written."""
+    manifest = pack_manifest(lesson.file)
+    if manifest is None or language() == "en":
+        return lesson.topic
+    try:
+        return load_pack(manifest).topic_name(lesson.topic)
+    except LessonError:
+        return lesson.topic
+
+
 def _modules(data: dict[str, Any], v: Validation, path: Path) -> tuple[Module, ...]:
     out = []
     for name, source in (data.get("modules") or {}).items():

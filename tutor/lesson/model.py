@@ -148,3 +148,10 @@ class Pack:
     setup: Setup | None = None
     modules: tuple[Module, ...] = ()  # `modules:`, for every lesson of the pack
     lang: str = "en"  # the language of its title and description (pack.ko.yaml)
+    # its lessons' topics as said in `lang` (pack.ko.yaml's `topics:`), (topic, name)
+    topics: tuple[tuple[str, str], ...] = ()
+
+    def topic_name(self, topic: str) -> str:
+        """How `topic` (a lesson's `topic:`) is shown: its name in the pack's language
+        where the pack's translation gives one, else as written."""
+        return dict(self.topics).get(topic, topic)

@@ -43,6 +43,7 @@ from tutor.safetext import sanitize
 PROMPT_TEXTS = ("ask", "hint", "explain")
 TOP_KEYS = ("translates", "lang", "source", "text")
 PACK_TRANSLATES = "pack.yaml"  # a pack translation's `translates:` (packs have no id)
+TOPICS = "topics"  # a pack translation's names for its lessons' topics (not fingerprinted)
 
 
 def translation_path(lesson_file: Path, lang: str) -> Path:
@@ -127,8 +128,52 @@ def pack_source_texts(pack: Pack) -> dict[str, Any]:
 def pack_problems(pack: Pack, data: dict[str, Any], lang: str) -> list[tuple[str, str]]:
     """What keeps `data` (a `pack.LANG.yaml`) from translating `pack` into `lang`: as
     `problems`, with `translates: pack.yaml` (a pack has no id; the fingerprint tells
-    one pack's texts from another's)."""
-    return _problems(pack_source_texts(pack), data, lang, PACK_TRANSLATES, "pack")
+    one pack's texts from another's).  Its `topics:` (the names of its lessons' topics)
+    are not fingerprinted: a mapping of words, checked here for its form and by lint
+    against the pack's lessons (`topic_problems`)."""
+    text = data.get("text")
+    topics = text.get(TOPICS) if isinstance(text, dict) else None
+    if isinstance(text, dict) and TOPICS in text:
+        data = {**data, "text": {k: v for k, v in text.items() if k != TOPICS}}
+    out = _problems(pack_source_texts(pack), data, lang, PACK_TRANSLATES, "pack")
+    if topics is not None and _topic_pairs(topics) is None:
+        out.append((f"text.{TOPICS}", _(
+            "must be a mapping of each topic, as the lessons write it, to its name: "
+            "`memory: 메모리`")))
+    return out
+
+
+def _topic_pairs(topics: Any) -> tuple[tuple[str, str], ...] | None:
+    """`topics:` as (topic, name) pairs; None when it is not a mapping of words to
+    words."""
+    if not isinstance(topics, dict):
+        return None
+    pairs = []
+    for topic, name in topics.items():
+        if not isinstance(topic, str) or not isinstance(name, str) or not name.strip():
+            return None
+        pairs.append((topic, sanitize(name.strip())))
+    return tuple(pairs)
+
+
+def topic_problems(data: dict[str, Any], used: set[str]) -> list[tuple[str, str, bool]]:
+    """A pack translation's `topics:` against the topics its lessons use (`used`): as
+    (key path, message, whether it is only a warning).  A topic no lesson of the pack
+    has is reported (renamed?); a topic used but not named is shown as written, so it
+    is a warning."""
+    text = data.get("text")
+    raw = text.get(TOPICS) if isinstance(text, dict) else None
+    pairs = _topic_pairs(raw) or ()
+    if raw is not None and not pairs and raw != {}:
+        return []  # (not a mapping of names: `pack_problems` says so)
+    named = {topic for topic, _name in pairs}
+    out = [(f"text.{TOPICS}.{topic}", _("extra: no lesson of the pack has the topic `{topic}` "
+                                       "(renamed?)").format(topic=topic), False)
+           for topic, _name in pairs if topic not in used]
+    out += [(f"text.{TOPICS}", _("missing: the name of the topic `{topic}` (lessons of the "
+                                 "pack have it; it is shown as written)").format(topic=topic),
+             True) for topic in sorted(used - named)]
+    return out
 
 
 def _problems(source: dict[str, Any], data: dict[str, Any], lang: str, translates: str,
@@ -267,4 +312,5 @@ def translated_pack(pack: Pack, manifest: Path, lang: str) -> Pack:
     if text is None:
         return pack
     return replace(pack, title=_t(text.get("title"), pack.title) or pack.title,
-                   description=_t(text.get("description"), pack.description) or "", lang=lang)
+                   description=_t(text.get("description"), pack.description) or "", lang=lang,
+                   topics=_topic_pairs(text.get(TOPICS)) or ())

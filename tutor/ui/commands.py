@@ -26,9 +26,10 @@ class LessonCommands(Provider):
         for lesson in catalog.lessons:
             of = catalog.pack_of[lesson.id]
             pack = pack_title(of.title, of.lang)
-            words = " ".join([lesson.title, lesson.id, lesson.topic, *lesson.tags, pack])
+            topic = of.topic_name(lesson.topic)  # (found by either name)
+            words = " ".join([lesson.title, lesson.id, lesson.topic, topic, *lesson.tags, pack])
             title = _("Lesson: ") + plain_inline(lesson.title)  # Markdown marks, dropped
-            yield lesson, title, words, f"{lesson.topic} · {pack} · {lesson.id}"
+            yield lesson, title, words, f"{topic} · {pack} · {lesson.id}"
 
     def _open(self, lesson_id: str) -> None:
         self.app.post_message(OpenLesson(lesson_id))

@@ -261,7 +261,7 @@ class CatalogScreen(TutorScreen[None]):
         best = self.scores.get(lesson.id)
         head = Content.assemble(
             title(lesson.title).stylize("bold"), "\n",
-            (f"{self.id_text(lesson.id)} · {lesson.topic} · "
+            (f"{self.id_text(lesson.id)} · {pack.topic_name(lesson.topic)} · "
              + _("level {n}").format(n=lesson.level), "$text-muted"), "\n",
             steps_and_questions(len(lesson.steps), len(lesson.prompts)) + " · ",
             (status_word(progress.status), f"$text-{TONES[progress.status]}"),
