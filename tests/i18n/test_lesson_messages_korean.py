@@ -119,3 +119,41 @@ def test_checks_kernel_line_is_korean(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "\n커널: " in "\n" + proc.stdout + proc.stderr, proc.stderr
     assert "kernel: " not in proc.stdout + proc.stderr
+
+
+GOOD = """\
+id: demo/one
+title: One
+topic: autograd
+steps:
+  - code: |
+      x = torch.tensor(5.0, requires_grad=True)
+    predict:
+      - ask: What is x?
+        expect: x
+        kind: number
+        answer: 0.60
+"""
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("        kind: number", "\t\tkind: number", "탭 문자입니다: YAML은 공백으로만 들여씁니다"),
+    ("expect: x", 'expect: "x', "따옴표로 시작한 이 값이 닫히지 않았습니다"),
+    ("answer: 0.60", 'answer: 0.60\n        wrong: ["a", "b"',
+     "'[' 괄호가 닫히지 않았거나 항목 사이에 쉼표가 없습니다: 빠진 ']'나 ','를 넣으세요"),
+    ("answer: 0.60", 'answer: 0.60\n        wrong: [tensor([1.]), "b"',
+     "그 항목을 따옴표로 감싸세요 (YAML은 [ ] { }와 ,를 자기 문법으로 읽습니다)"),
+    ("ask: What is x?", "ask: Note: what is x?", "여기에 뜻밖의 ': '가 있습니다"),
+    ("        kind: number", "      kind: number",
+     "이 줄이 8번째 줄 7번째 칸에서 시작하는 리스트와 들여쓰기가 맞지 않습니다"),
+    ("answer: 0.60", 'answer: "0.6" or so', "시작하는 매핑과 들여쓰기가 맞지 않습니다"),
+    ("ask: What is x?", "ask: `x`?", "값은 '`' 문자로 시작할 수 없습니다"),
+])
+def test_yaml_syntax_errors_are_told_in_korean(korean: None, tmp_path: Path, old: str,
+                                               new: str, said: str) -> None:
+    # issue 25: the loader's advice on the usual YAML mistakes was English in Korean
+    path = tmp_path / "lesson.yaml"
+    path.write_text(GOOD.replace(old, new), encoding="utf-8")
+    (message,) = problems(path)
+    assert said in message, message
+    assert not any(word in message for word in ("quote", "indent", "never closed")), message

@@ -180,13 +180,13 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
     lines = text.split("\n")
     here = lines[line - 1][col - 1:col] if 0 < line <= len(lines) else ""
     if "nesting depth" in problem:  # libyaml's own limit (PyYAML >= 6.0.4), met before ours
-        return line, col, f"nested more than {MAX_DEPTH} levels deep"
+        return line, col, _("nested more than {n} levels deep").format(n=MAX_DEPTH)
     if here == "\t":
-        return line, col, "a tab character: YAML indents with spaces only; replace the tab " \
-            "with spaces"
+        return line, col, _("a tab character: YAML indents with spaces only; replace the tab "
+                            "with spaces")
     if "quoted scalar" in context and opened is not None:
         return opened.line + 1, opened.column + 1, \
-            "this quoted value is never closed: add the closing quote"
+            _("this quoted value is never closed: add the closing quote")
     if "flow" in context and opened is not None:
         bracket = (lines[opened.line][opened.column:opened.column + 1]
                    if opened.line < len(lines) else "")  # (a mark at the end of the text)
@@ -198,26 +198,29 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
         bracket = bracket if bracket in ("[", "{") else "["
         close = {"[": "]", "{": "}"}[bracket]
         inner = lines[opened.line][opened.column + 1:]
-        quote = ""
+        said = _("this '{bracket}' is never closed, or its items are not separated by commas: "
+                 "add the missing '{close}' or ','").format(bracket=bracket, close=close)
         if any(ch in inner for ch in "([{"):  # e.g. [tensor([1., 2.])]: an item with brackets
-            quote = "; or, if an item has brackets, parentheses or commas inside, quote it " \
-                "(YAML reads [ ] { } and , as its own): [\"tensor([1., 2.])\"]"
-        return opened.line + 1, opened.column + 1, \
-            f"this '{bracket}' is never closed, or its items are not separated by commas: " \
-            f"add the missing '{close}' or ','{quote}"
+            said += _("; or, if an item has brackets, parentheses or commas inside, quote it "
+                      "(YAML reads [ ] {{ }} and , as its own): [\"tensor([1., 2.])\"]").format()
+        return opened.line + 1, opened.column + 1, said
     if "cannot start any token" in problem and here:
-        return line, col, f"a value cannot start with {here!r}: put the whole value in " \
-            f"quotes, e.g. \"{here}...\""
+        return line, col, _("a value cannot start with {char}: put the whole value in quotes, "
+                            "e.g. \"{start}...\"").format(char=repr(here), start=here)
     if problem.startswith("mapping values are not allowed"):
-        return line, col, "unexpected ': ' here: if it is part of a value, put the whole " \
-            "value in quotes (\"...\"); otherwise check this line's indentation (deeper " \
-            "than the key above it?) and that a list item starts with '- ' (dash, space)"
+        return line, col, _("unexpected ': ' here: if it is part of a value, put the whole "
+                            "value in quotes (\"...\"); otherwise check this line's indentation "
+                            "(deeper than the key above it?) and that a list item starts with "
+                            "'- ' (dash, space)")
     if "block" in context and opened is not None:
-        what = "list" if "collection" in context or "sequence" in context else "mapping"
-        return line, col, f"this line does not line up with the {what} that starts at " \
-            f"line {opened.line + 1}, column {opened.column + 1}: indent it like the other " \
-            f"keys of its item; or, if text follows a quoted value on this line, put the " \
-            f"whole value in quotes"
+        said = (_("this line does not line up with the list that starts at line {line}, "
+                  "column {col}: indent it like the other keys of its item; or, if text "
+                  "follows a quoted value on this line, put the whole value in quotes")
+                if "collection" in context or "sequence" in context else
+                _("this line does not line up with the mapping that starts at line {line}, "
+                  "column {col}: indent it like the other keys of its item; or, if text "
+                  "follows a quoted value on this line, put the whole value in quotes"))
+        return line, col, said.format(line=opened.line + 1, col=opened.column + 1)
     return line, col, problem
 
 
