@@ -157,3 +157,22 @@ def test_yaml_syntax_errors_are_told_in_korean(korean: None, tmp_path: Path, old
     (message,) = problems(path)
     assert said in message, message
     assert not any(word in message for word in ("quote", "indent", "never closed")), message
+
+
+def test_why_a_file_is_no_lesson_is_told_in_korean(korean: None, tmp_path: Path) -> None:
+    from tutor import i18n
+    from tutor.lesson.files import not_a_lesson
+
+    (tmp_path / "notes.txt").write_text("id: x\n", encoding="utf-8")
+    (tmp_path / "one.yaml").write_text("id: x\nfoo: 1\n", encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text("title: P\n", encoding="utf-8")
+    assert not_a_lesson(tmp_path / "notes.txt") == \
+        "레슨 파일이 아닙니다: 레슨 파일의 이름은 .yaml이나 .yml로 끝납니다"
+    assert not_a_lesson(tmp_path / "one.yaml") == (
+        "레슨 파일이 아닙니다: 레슨에는 최상위 키 id, title, topic, steps 중 두 개 이상이 "
+        "있습니다 (이 파일에는 `id:`만 있습니다)")
+    assert not_a_lesson(tmp_path / "pack.yaml") == "레슨 파일이 아니라 팩 매니페스트입니다"
+    i18n.set_language("en")
+    assert not_a_lesson(tmp_path / "one.yaml") == (
+        "not a lesson file: a lesson has at least two of the top-level keys id, title, topic "
+        "and steps (it has only `id:`)")

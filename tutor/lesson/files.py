@@ -30,6 +30,8 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from tutor.i18n import _
+
 PACK_FILE = "pack.yaml"
 SUFFIXES = (".yaml", ".yml")
 LESSON_KEYS = ("id", "title", "topic", "steps")
@@ -71,16 +73,19 @@ def lesson_keys(path: Path) -> set[str]:
 def not_a_lesson(path: Path) -> str | None:
     """Why `path` is not a lesson file by rules 1 and 2, or None if it is one."""
     if path.suffix not in SUFFIXES:
-        return "not a lesson file: lesson files end in .yaml or .yml"
+        return _("not a lesson file: lesson files end in .yaml or .yml")
     if path.name == PACK_FILE:
-        return "a pack manifest, not a lesson file"
+        return _("a pack manifest, not a lesson file")
     if _special(path):
         return None  # the loader says what it is, without reading it
     found = lesson_keys(path)
-    if len(found) < 2:
-        have = f" (it has only `{next(iter(found))}:`)" if found else ""
-        return ("not a lesson file: a lesson has at least two of the top-level keys "
-                f"id, title, topic and steps{have}")
+    if len(found) == 1:
+        return _("not a lesson file: a lesson has at least two of the top-level keys "
+                 "id, title, topic and steps (it has only `{key}:`)").format(
+                     key=next(iter(found)))
+    if not found:
+        return _("not a lesson file: a lesson has at least two of the top-level keys "
+                 "id, title, topic and steps")
     return None
 
 
