@@ -179,3 +179,23 @@ def test_a_picture_of_the_wrong_thing_in_korean(kernel: Kernel, lang: str) -> No
     assert {"en": "InspectError: tree: `x` is a Tensor, not an nn.Module",
             "ko": "InspectError: tree: `x`은(는) Tensor입니다. nn.Module이 아닙니다"}[lang] \
         in " ".join(text.split()), text
+
+
+def test_why_a_kernel_cannot_start_is_told_in_korean(korean: None) -> None:
+    # issue 25: an interpreter without torch, one too old, one that cannot be run, a
+    # process that never connected: said by the launcher, in tutor's own process
+    from tutor.kernel import launch
+
+    assert launch.describe_failure("/opt/py/bin/python", launch.EXIT_NO_TORCH,
+                                   "ModuleNotFoundError: No module named 'torch'\n") == (
+        "/opt/py/bin/python에서 torch를 import할 수 없습니다: ModuleNotFoundError: No module "
+        "named 'torch'. 그 환경에 torch를 설치하거나, `tutor --python PATH`(또는 "
+        "TUTOR_PYTHON)로 다른 인터프리터에서 레슨을 실행하세요")
+    assert launch.describe_failure("py", launch.EXIT_OLD_PYTHON, "") == \
+        "py 인터프리터는 Python 3.10보다 오래되었습니다. 레슨에는 Python 3.10 이상이 필요합니다"
+    said = str(launch.not_runnable("/no/python", FileNotFoundError(2, "No such file")))
+    assert said == ("/no/python 인터프리터를 실행할 수 없습니다 (No such file). --python이나 "
+                    "TUTOR_PYTHON 설정을 확인하세요")
+    i18n.set_language("en")
+    assert str(launch.not_runnable("/no/python", FileNotFoundError(2, "No such file"))) == \
+        "/no/python cannot be run (No such file); check --python or TUTOR_PYTHON"

@@ -38,6 +38,7 @@ from typing import IO, Any
 from tutor.kernel.channel import Channel
 from tutor.kernel.lifeline import PARENT_ENV
 from tutor.kernel.popen import StoppedBeforeExec, popen
+from tutor.kernel.words import _
 
 EXIT_NO_TORCH = 41  # the interpreter cannot import torch
 EXIT_OLD_PYTHON = 42  # the interpreter is older than the kernel supports
@@ -122,11 +123,15 @@ def describe_failure(python: str, code: int | None, log_tail: str) -> str | None
     """A learner's sentence for an interpreter that cannot run the kernel at all."""
     detail = log_tail.strip().splitlines()[-1] if log_tail.strip() else ""
     if code == EXIT_NO_TORCH:
-        return (f"{python} cannot import torch{': ' + detail if detail else ''}. Install torch "
-                "into that environment, or run lessons on another interpreter with "
-                "`tutor --python PATH` (or TUTOR_PYTHON)")
+        return (_("{python} cannot import torch: {why}. Install torch into that environment, "
+                  "or run lessons on another interpreter with `tutor --python PATH` (or "
+                  "TUTOR_PYTHON)") if detail else
+                _("{python} cannot import torch. Install torch into that environment, or run "
+                  "lessons on another interpreter with `tutor --python PATH` (or "
+                  "TUTOR_PYTHON)")).format(python=python, why=detail)
     if code == EXIT_OLD_PYTHON:
-        return detail or f"{python} is older than Python 3.10, which lessons need"
+        return detail or _("{python} is older than Python 3.10, which lessons need").format(
+            python=python)
     return None
 
 
@@ -147,8 +152,8 @@ class LaunchError(OSError):
 
 
 def not_runnable(python: str, exc: OSError) -> LaunchError:
-    return LaunchError(f"{python} cannot be run ({exc.strerror or exc}); check --python "
-                       f"or {PYTHON_ENV}", missing=True)
+    return LaunchError(_("{python} cannot be run ({why}); check --python or {env}").format(
+        python=python, why=exc.strerror or exc, env=PYTHON_ENV), missing=True)
 
 
 def start_worker(python: str, args: list[str], *, log: IO[bytes],
@@ -199,10 +204,10 @@ def _accept(listener: socket.socket, token: bytes, proc: subprocess.Popen[bytes]
     listener.settimeout(0.2)
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise LaunchError(f"the kernel process exited with code {proc.returncode} "
-                              "before it connected", code=proc.returncode)
+            raise LaunchError(_("the kernel process exited with code {code} before it "
+                                "connected").format(code=proc.returncode), code=proc.returncode)
         try:
-            conn, _ = listener.accept()
+            conn, _peer = listener.accept()
         except TimeoutError:
             continue
         conn.settimeout(5)
@@ -220,4 +225,5 @@ def _accept(listener: socket.socket, token: bytes, proc: subprocess.Popen[bytes]
             return conn
         conn.close()
     proc.kill()
-    raise LaunchError(f"the kernel process did not connect within {timeout:.0f} s")
+    raise LaunchError(_("the kernel process did not connect within {seconds} s").format(
+        seconds=f"{timeout:.0f}"))
