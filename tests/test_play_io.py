@@ -156,6 +156,10 @@ def test_input_that_fails_mid_lesson_ends_it_and_says_why(
     out = " ".join(capsys.readouterr().out.split())
     assert "(the end of input: input could not be read (Input/output error))" in out
     assert "stopped: 0 of 4 right" in out
+    monkeypatch.setattr(sys, "stdin", HungUp())  # in Korean, wholly (issue 25)
+    assert main(["play", "ui/basics", "--path", LESSONS, "--lang", "ko"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "입력을 읽을 수 없습니다 (Input/output error))" in out, out[-300:]
 
 
 class FillsUp(io.StringIO):

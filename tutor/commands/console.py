@@ -28,7 +28,7 @@ import re
 import sys
 from typing import TextIO
 
-from tutor.i18n import N_
+from tutor.i18n import N_, _
 
 # C0 controls but tab and newline, DEL, C1: what a key (an arrow, PageUp, F1) or a
 # pasted control puts in a line when nothing edits it
@@ -209,7 +209,7 @@ class Reader:
         """One line without its line end, or None at the end of input.  The prompt is
         written first (OutputLost if it cannot be)."""
         if self.stdin is None or is_closed(self.stdin):
-            self.ended = "standard input is closed"
+            self.ended = _("standard input is closed")
             return None
         if self.edited:
             try:
@@ -217,13 +217,13 @@ class Reader:
             except EOFError:
                 return None
             except (OSError, ValueError) as exc:
-                self.ended = f"input could not be read ({describe(exc)})"
+                self.ended = _("input could not be read ({why})").format(why=describe(exc))
                 return None
         write(self.out, prompt)
         try:
             raw = self.stdin.readline()
         except (OSError, ValueError) as exc:
-            self.ended = f"input could not be read ({describe(exc)})"
+            self.ended = _("input could not be read ({why})").format(why=describe(exc))
             return None
         if not raw:
             return None
