@@ -148,6 +148,7 @@ steps:
      "이 줄이 8번째 줄 7번째 칸에서 시작하는 리스트와 들여쓰기가 맞지 않습니다"),
     ("answer: 0.60", 'answer: "0.6" or so', "시작하는 매핑과 들여쓰기가 맞지 않습니다"),
     ("ask: What is x?", "ask: `x`?", "값은 '`' 문자로 시작할 수 없습니다"),
+    ("title: One", "title One", "이 줄의 키 뒤에 ': '가 없습니다"),
 ])
 def test_yaml_syntax_errors_are_told_in_korean(korean: None, tmp_path: Path, old: str,
                                                new: str, said: str) -> None:

@@ -152,6 +152,8 @@ def test_a_byte_order_mark_is_fine(tmp_path: Path) -> None:
     ("answer: 0.60", 'answer: "0.6" or so', ":11:23:", "does not line up with the mapping"),
     # a value starting with a backquote
     ("ask: What is x?", "ask: `x`?", ":8:14:", "a value cannot start with '`'"),
+    # a key without its colon: said where the key is, not on the next line
+    ("title: One", "title One", ":2:1:", "this line has no ': ' after its key"),
 ])
 def test_yaml_syntax_errors_say_how_to_fix_them(tmp_path: Path, old: str, new: str,
                                                 where: str, advice: str) -> None:

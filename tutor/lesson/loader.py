@@ -207,6 +207,11 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
     if "cannot start any token" in problem and here:
         return line, col, _("a value cannot start with {char}: put the whole value in quotes, "
                             "e.g. \"{start}...\"").format(char=repr(here), start=here)
+    if "could not find expected ':'" in problem and opened is not None:  # `title One`
+        return opened.line + 1, opened.column + 1, _(
+            "this line has no ': ' after its key: write `key: value`, with a space after the "
+            "colon; if it goes on with the text of the line above, indent it deeper than that "
+            "line's key, or put the whole value in quotes")
     if problem.startswith("mapping values are not allowed"):
         return line, col, _("unexpected ': ' here: if it is part of a value, put the whole "
                             "value in quotes (\"...\"); otherwise check this line's indentation "
