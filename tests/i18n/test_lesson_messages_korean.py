@@ -177,3 +177,32 @@ def test_why_a_file_is_no_lesson_is_told_in_korean(korean: None, tmp_path: Path)
     assert not_a_lesson(tmp_path / "one.yaml") == (
         "not a lesson file: a lesson has at least two of the top-level keys id, title, topic "
         "and steps (it has only `id:`)")
+
+
+def test_vary_s_checks_are_told_in_korean(korean: None, tmp_path: Path) -> None:
+    # issue 25: `vary:`'s messages (tutor/lesson/vary.py, vary_rules.py) were English
+    path = tmp_path / "l.yaml"
+    path.write_text("""\
+id: t/vary
+title: With {{n}}
+topic: t
+vary: {x: [1.0, 0.0], n: [2]}
+steps:
+  - code: |
+      a = {{x}}
+      b = {{y}}
+    predict:
+      - ask: What is a?
+        expect: a
+        kind: number
+        answer: "{{1 / x}}"
+""", encoding="utf-8")
+    said = problems(path)
+    assert "제목 안의 `{{...}}` 자리표시자는 채워지지 않습니다" in said[0], said
+    assert "{{y}}: `vary:` 아래에 선언되지 않은 이름 'y'입니다 (선언된 것: x, n)" in said, said
+    assert "x = 0.0, n = 2일 때 {{1 / x}}: 0으로 나눔" in said, said
+    path.write_text("id: t/vary\ntitle: T\ntopic: t\nvary: {x: [1, \"-\"]}\n"
+                    "steps:\n  - code: a = {{x}}\n", encoding="utf-8")
+    assert problems(path) == ["'-': 레슨이 바꿔 넣을 수 있는 값이 아닙니다. 숫자(2, -1.5, "
+                              "1e-3), True나 False, 또는 float64나 torch.float16 같은 이름을 "
+                              "쓰세요"]

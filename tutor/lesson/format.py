@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from tutor.i18n import N_
+from tutor.i18n import N_, _
 from tutor.kinds import KINDS, OUTCOME_KINDS
 from tutor.lesson.spec import (
     AnyOf,
@@ -60,11 +60,12 @@ def _check_code(value: dict[str, Any], node: yaml.Node, path: str, v: Validation
     except SyntaxError as exc:
         lineno, offset, why = exc.lineno or 1, exc.offset or 1, exc.msg
     except (ValueError, RecursionError, MemoryError):
-        lineno, offset, why = 1, 1, "the code cannot be parsed"
+        lineno, offset, why = 1, 1, _("the code cannot be parsed")
     val = next(n for k, n in node.value if isinstance(k, yaml.ScalarNode) and k.value == key)
     line, col = v.inside(val, lineno, offset)
     v.problems.append(Problem(v.file, line, col, join_path(path, key),
-                              f"Python syntax error: {why} (line {lineno} of the code)"))
+                              _("Python syntax error: {why} (line {line} of the code)")
+                              .format(why=why, line=lineno)))
 
 
 def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
@@ -249,11 +250,11 @@ TAKEN_MODULES = frozenset({"torch", "torchvision", "torchaudio", "numpy", "tutor
 
 def _module_taken(name: str) -> str | None:
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
-        return "a Python keyword cannot be imported"
+        return _("a Python keyword cannot be imported")
     if name in sys.stdlib_module_names:
-        return "the standard library has a module of that name, which it would hide"
+        return _("the standard library has a module of that name, which it would hide")
     if name in TAKEN_MODULES or name.startswith("__"):
-        return "lesson code imports a module of that name already, which it would hide"
+        return _("lesson code imports a module of that name already, which it would hide")
     return None
 
 
@@ -273,8 +274,9 @@ def _check_modules(value: dict[str, Any], node: yaml.Node, path: str, v: Validat
         where = join_path(join_path(path, "modules"), name)
         taken = _module_taken(name)
         if taken:
-            v.error(key, where, f"module name {name!r} cannot be used: {taken}; "
-                    f"rename it (e.g. `lesson_{name}`) and import it by that name")
+            v.error(key, where, _("module name {name} cannot be used: {why}; rename it (e.g. "
+                                  "`lesson_{bare}`) and import it by that name").format(
+                                      name=repr(name), why=taken, bare=name))
         source = given.get(name)
         if not isinstance(source, str):
             continue
@@ -284,10 +286,11 @@ def _check_modules(value: dict[str, Any], node: yaml.Node, path: str, v: Validat
         except SyntaxError as exc:
             lineno, offset, why = exc.lineno or 1, exc.offset or 1, exc.msg
         except (ValueError, RecursionError, MemoryError):
-            lineno, offset, why = 1, 1, "the code cannot be parsed"
+            lineno, offset, why = 1, 1, _("the code cannot be parsed")
         line, col = v.inside(val, lineno, offset)
-        v.problems.append(Problem(v.file, line, col, where, f"Python syntax error: {why} "
-                                  f"(line {lineno} of module {name}.py)"))
+        v.problems.append(Problem(v.file, line, col, where, _(
+            "Python syntax error: {why} (line {line} of module {name}.py)").format(
+                why=why, line=lineno, name=name)))
 
 
 MODULES_DOC = (

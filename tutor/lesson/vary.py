@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tutor.i18n import N_, _
 from tutor.lesson.model import Lesson, Prompt, Step, Variant
 
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
@@ -62,8 +63,8 @@ _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
     ast.Pow: operator.pow,
 }
-VALUE_HINT = ("a number (2, -1.5, 1e-3), True or False, or a name such as float64 or "
-              "torch.float16")
+VALUE_HINT = N_("a number (2, -1.5, 1e-3), True or False, or a name such as float64 or "
+                 "torch.float16")
 
 
 class VaryError(ValueError):
@@ -90,16 +91,18 @@ def parse_value(text: str) -> int | float | bool | Word:
         return text == "True"
     if _DOTTED.match(text) and len(text) <= MAX_VALUE_LEN:
         return Word(text)
-    raise VaryError(f"{text!r} is not a value a lesson can vary: use {VALUE_HINT}")
+    raise VaryError(_("{text} is not a value a lesson can vary: use {hint}").format(
+        text=repr(text), hint=_(VALUE_HINT)))
 
 
 def check_name(name: str) -> None:
     if not NAME.match(name) or keyword.iskeyword(name):
-        raise VaryError(f"{name!r} is not a usable name: use letters, digits and '_', not "
-                        "starting with a digit, and not a Python keyword")
+        raise VaryError(_("{name} is not a usable name: use letters, digits and '_', not "
+                          "starting with a digit, and not a Python keyword").format(
+                              name=repr(name)))
     if name in FUNCTIONS:
-        raise VaryError(f"{name!r} is the name of a function placeholders can call: "
-                        "choose another name")
+        raise VaryError(_("{name} is the name of a function placeholders can call: choose "
+                          "another name").format(name=repr(name)))
 
 
 def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]
@@ -111,20 +114,21 @@ def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]
         for name in names:
             check_name(name)
             if not spec[name]:
-                raise VaryError(f"{name}: give at least one value")
+                raise VaryError(_("{name}: give at least one value").format(name=name))
         count = math.prod(len(spec[n]) for n in names)
         if count > MAX_VARIANTS:
-            raise VaryError(f"{count} variants (every combination of the lists): at most "
-                            f"{MAX_VARIANTS}, since `tutor check` runs each; use fewer values, "
-                            "or list the combinations you want as rows: [{x: 2, n: 3}, ...]")
+            raise VaryError(_("{count} variants (every combination of the lists): at most "
+                              "{most}, since `tutor check` runs each; use fewer values, or list "
+                              "the combinations you want as rows: [{{x: 2, n: 3}}, ...]").format(
+                                  count=count, most=MAX_VARIANTS))
         combos = itertools.product(*(spec[n] for n in names))
         rows: list[Variant] = [tuple(zip(names, combo, strict=True)) for combo in combos]
     else:
         if not spec:
-            raise VaryError("give at least one row of values")
+            raise VaryError(_("give at least one row of values"))
         if len(spec) > MAX_VARIANTS:
-            raise VaryError(f"{len(spec)} rows: at most {MAX_VARIANTS}, since `tutor check` "
-                            "runs each")
+            raise VaryError(_("{count} rows: at most {most}, since `tutor check` runs "
+                              "each").format(count=len(spec), most=MAX_VARIANTS))
         spec = [{k: v for k, v in row.items() if k != ROW_REQUIRES} for row in spec]
         names = list(spec[0])
         for name in names:
@@ -132,16 +136,20 @@ def expand(spec: Mapping[str, Sequence[str]] | Sequence[Mapping[str, str]]
         rows = []
         for i, given in enumerate(spec):
             if set(given) != set(names):
-                raise VaryError(f"row {i + 1} names {', '.join(given) or 'nothing'}; every row "
-                                f"must name the same values as the first ({', '.join(names)})")
+                raise VaryError((_("row {n} names {given}; every row must name the same "
+                                   "values as the first ({names})") if given else
+                                 _("row {n} names nothing; every row must name the same values "
+                                   "as the first ({names})")).format(
+                    n=i + 1, given=", ".join(given), names=", ".join(names)))
             rows.append(tuple((n, given[n]) for n in names))
     out: list[Variant] = []
     for row in rows:
         variant = tuple((n, str(v).strip()) for n, v in row)
-        for _, text in variant:
+        for _name, text in variant:
             parse_value(text)
         if variant in out:
-            raise VaryError(f"the variant {describe(variant)} is declared twice")
+            raise VaryError(_("the variant {variant} is declared twice").format(
+                variant=describe(variant)))
         out.append(variant)
     return tuple(out)
 
@@ -178,12 +186,13 @@ def _evaluate(node: ast.AST, values: Mapping[str, Any]) -> Any:
         return node.value
     if isinstance(node, ast.Name):
         if node.id not in values:
-            raise VaryError(f"{node.id!r} is not declared under `vary:`"
-                            + (f" (declared: {', '.join(values)})" if values else ""))
+            raise VaryError((_("{name} is not declared under `vary:` (declared: {declared})")
+                             if values else _("{name} is not declared under `vary:`")).format(
+                name=repr(node.id), declared=", ".join(values)))
         value = values[node.id]
         if isinstance(value, Word):
-            raise VaryError(f"{node.id} is {value}, a name, not a number: write it alone, "
-                            f"as {{{{{node.id}}}}}")
+            raise VaryError(_("{name} is {value}, a name, not a number: write it alone, as "
+                              "{{{{{name}}}}}").format(name=node.id, value=value))
         return value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         value = _evaluate(node.operand, values)
@@ -191,17 +200,17 @@ def _evaluate(node: ast.AST, values: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left, right = _evaluate(node.left, values), _evaluate(node.right, values)
         if isinstance(node.op, ast.Pow) and abs(right) > MAX_POWER:
-            raise VaryError(f"a power above {MAX_POWER} is not allowed")
+            raise VaryError(_("a power above {most} is not allowed").format(most=MAX_POWER))
         return _BINARY[type(node.op)](left, right)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in FUNCTIONS and not node.keywords):
         return FUNCTIONS[node.func.id](*(_evaluate(a, values) for a in node.args))
-    raise VaryError("only numbers, the names under `vary:`, + - * / // % **, parentheses and "
-                    f"{', '.join(FUNCTIONS)} may be used")
+    raise VaryError(_("only numbers, the names under `vary:`, + - * / // % **, parentheses "
+                      "and {functions} may be used").format(functions=", ".join(FUNCTIONS)))
 
 
 def _split(inner: str) -> tuple[str, str]:
-    expr, _, spec = inner.partition(":")
+    expr, _colon, spec = inner.partition(":")
     return expr.strip(), spec.strip()
 
 
@@ -209,16 +218,17 @@ def _parse(expr: str) -> ast.Expression:
     try:
         return ast.parse(expr, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise VaryError("not an expression") from None
+        raise VaryError(_("not an expression")) from None
 
 
 def names_in(text: str) -> set[str]:
     """The names the placeholders of `text` use (VaryError if one cannot be read)."""
     out: set[str] = set()
     for match in PLACEHOLDER.finditer(text):
-        expr, _ = _split(match.group(1))
+        expr, _spec = _split(match.group(1))
         if not expr:
-            raise VaryError(f"{match.group(0)} is empty: write a name, e.g. {{{{x}}}}")
+            raise VaryError(_("{placeholder} is empty: write a name, e.g. {{{{x}}}}").format(
+                placeholder=match.group(0)))
         try:
             tree = _parse(expr)
         except VaryError as exc:
@@ -238,7 +248,7 @@ def _show(value: Any, spec: str) -> str:
     if isinstance(value, bool) or isinstance(value, int):
         return str(value)
     if not math.isfinite(value):
-        raise VaryError(f"the value is {value}")
+        raise VaryError(_("the value is {value}").format(value=value))
     text = f"{value:.6g}"
     return text if any(c in text for c in ".en") else text + ".0"
 
@@ -259,8 +269,9 @@ def render(text: str, variant: Variant) -> str:
         except VaryError as exc:
             raise VaryError(f"{match.group(0)}: {exc}") from None
         except (ArithmeticError, ValueError, TypeError) as exc:
-            why = "division by zero" if isinstance(exc, ZeroDivisionError) else str(exc)
-            raise VaryError(f"{match.group(0)} with {describe(variant)}: {why}") from None
+            why = _("division by zero") if isinstance(exc, ZeroDivisionError) else str(exc)
+            raise VaryError(_("{placeholder} with {variant}: {why}").format(
+                placeholder=match.group(0), variant=describe(variant), why=why)) from None
 
     return PLACEHOLDER.sub(fill, text)
 
@@ -302,7 +313,8 @@ def with_variant(lesson: Lesson, variant: Variant) -> Lesson:
     if not template.variants:
         return lesson
     if variant not in template.variants:
-        raise VaryError(f"{template.id} has no variant {describe(variant)}")
+        raise VaryError(_("{id} has no variant {variant}").format(
+            id=template.id, variant=describe(variant)))
     return instantiate(template, variant)
 
 

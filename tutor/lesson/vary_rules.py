@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from tutor.i18n import _
 from tutor.lesson.validate import Problem, Validation, join_path
 from tutor.lesson.vary import PLACEHOLDER, Variant, VaryError, describe, expand, names_in, render
 
@@ -67,10 +68,12 @@ def syntax_problem(text: str, what: str) -> str | None:
         ast.parse(text, mode="exec" if what == "code" else "eval")
     except SyntaxError as exc:
         if what == "code":
-            return f"Python syntax error at line {exc.lineno} of the code: {exc.msg}"
-        return f"{text!r} is not a valid Python expression ({exc.msg})"
+            return _("Python syntax error at line {line} of the code: {why}").format(
+                line=exc.lineno, why=exc.msg)
+        return _("{text} is not a valid Python expression ({why})").format(
+            text=repr(text), why=exc.msg)
     except (ValueError, RecursionError, MemoryError):
-        return "cannot be parsed as Python"
+        return _("cannot be parsed as Python")
     return None
 
 
@@ -96,11 +99,15 @@ def check_vary(value: dict[str, Any], node: yaml.Node, path: str, v: Validation)
     except VaryError as exc:
         _error(v, "vary", f"{exc}")
         return
-    declared = [name for name, _ in variants[0]]
+    declared = [name for name, _value in variants[0]]
     for key in FIXED:
         if isinstance(value.get(key), str) and PLACEHOLDER.search(value[key]):
-            _error(v, key, f"`{{{{...}}}}` is not filled in in the {key} (it is shown before "
-                   "a run draws its values): write the text without it")
+            _error(v, key, (_("`{{{{...}}}}` is not filled in in the title (it is shown before "
+                              "a run draws its values): write the text without it")
+                            if key == "title" else
+                            _("`{{{{...}}}}` is not filled in in the {key} (it is shown before a "
+                              "run draws its values): write the text without it")).format(
+                                  key=key))
     for where, text, what in fields:
         try:
             unknown = sorted(names_in(text) - set(declared))
@@ -108,8 +115,9 @@ def check_vary(value: dict[str, Any], node: yaml.Node, path: str, v: Validation)
             _error(v, where, str(exc))
             continue
         if unknown:
-            _error(v, where, f"{{{{{unknown[0]}}}}}: {unknown[0]!r} is not declared under "
-                   f"`vary:` (declared: {', '.join(declared)})")
+            _error(v, where, _("{{{{{name}}}}}: {quoted} is not declared under `vary:` "
+                               "(declared: {declared})").format(
+                name=unknown[0], quoted=repr(unknown[0]), declared=", ".join(declared)))
             continue
         problem = _first_failure(text, what, variants)
         if problem:
@@ -125,5 +133,5 @@ def _first_failure(text: str, what: str, variants: tuple[Variant, ...]) -> str |
         if what != "text":
             problem = syntax_problem(filled, what)
             if problem:
-                return f"with {describe(variant)}: {problem}"
+                return _("with {variant}: {why}").format(variant=describe(variant), why=problem)
     return None
