@@ -176,7 +176,7 @@ ARGPARSE: tuple[tuple[str, str | None], ...] = (
 # field's and form's `doc=` (`_(f.doc)`, e.g. a missing key's description) and each
 # rule's `message=` (`_(rule.message)`), where written as a literal string
 SCHEMA = PACKAGE / "lesson" / "format.py"
-SCHEMA_KEYWORDS = ("doc", "message")
+SCHEMA_KEYWORDS = ("doc", "message", "brief")
 
 
 def schema_texts(path: Path = SCHEMA) -> dict[str, list[str]]:

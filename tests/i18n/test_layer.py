@@ -269,13 +269,18 @@ TOOLS = [ROOT / "tutor" / "cli.py", ROOT / "tutor" / "engine.py",
          *(ROOT / "tutor" / "authoring" / f"{m}.py" for m in (
              "lint", "lint_rules", "lint_vary", "record", "record_plan", "record_vary",
              "repeat", "scaffold", "schema")),
-         *(ROOT / "tutor" / "kernel" / f"{m}.py" for m in ("run", "errors", "manager", "modes")),
-         ROOT / "tutor" / "lesson" / "translation.py"]
+         *(ROOT / "tutor" / "kernel" / f"{m}.py" for m in ("run", "errors", "manager", "modes",
+                                                           "launch")),
+         *(ROOT / "tutor" / "lesson" / f"{m}.py" for m in (
+             "translation", "loader", "files", "vary", "vary_rules", "format", "validate",
+             "catalog", "requires")),
+         ROOT / "tutor" / "commands" / "console.py"]
 # not prose a person reads in tutor's language: SQL, environment variables, the program's
 # name before a message, lists of columns, regular expressions, type names for cast()
 TOOL_DATA = re.compile(
     r"^\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|PRAGMA|BEGIN|FROM|WHERE|ORDER BY)\b"
-    r"|^[A-Z_]+$|^tutor [a-z]+(?: --[a-z]+)?: $|^[a-z_]+(?:, [a-z_]+)+$|^dict\[")
+    r"|^[A-Z_]+$|^tutor [a-z]+(?: --[a-z]+)?: $|^[a-z_]+(?:, [a-z_]+)+$|^dict\["
+    r"|^\[A-Za-z_\]")  # a regular expression for a name
 TOOL_STRINGS = {
     # words of a lesson file: what `tutor new` writes (an English lesson to fill in)
     ("tutor/authoring/scaffold.py", None),
@@ -307,18 +312,59 @@ TOOL_STRINGS = {
     ("tutor/progress/store.py", "not a counted verdict: "),
     ("tutor/progress/store.py", "confidence must be one of "),
     ("tutor/progress/store.py", "not an ISO 8601 time: "),
+    # the kernel's bootstrap script (Python source) and a temporary directory's prefix
+    ("tutor/kernel/launch.py", None),
+    # pyyaml's and SQLite's own words, matched; regular expressions; YAML's tag prefix
+    ("tutor/lesson/loader.py", "invalid YAML"), ("tutor/lesson/loader.py", "nesting depth"),
+    ("tutor/lesson/loader.py", "mapping values are not allowed"),
+    ("tutor/lesson/loader.py", "quoted scalar"),
+    ("tutor/lesson/loader.py", "cannot start any token"),
+    ("tutor/lesson/loader.py", "could not find expected ':'"),
+    ("tutor/lesson/loader.py", "tag:yaml.org,2002:"),
+    ("tutor/lesson/loader.py", "^(setup|modules)[ \\t]*:"),
+    ("tutor/lesson/files.py", "^(id|title|topic|steps)[ \\t]*:"),
+    ("tutor/lesson/vary.py", "True"), ("tutor/lesson/vary.py", "False"),
+    ("tutor/lesson/validate.py", "Null"), ("tutor/lesson/catalog.py", "Catalog"),
+    # the JSON Schema's descriptions built from other values (an editor shows them; the
+    # lint messages use each field's `brief` or a literal `doc`, both translated)
+    ("tutor/lesson/format.py", "What kind of prediction: "),
+    ("tutor/lesson/format.py", " A lesson's module replaces its pack's module of the same name."),
+    ("tutor/lesson/format.py", " A pack's modules are there for every lesson of the pack."),
+    ("tutor/lesson/format.py", " variants. Values are numbers, True/False or names. `tutor check` "
+                               "runs every variant."),
+    ("tutor/lesson/format.py", "Values drawn per run, written `{{name}}` (or computed: "
+                               "`{{3 / x}}`) in the intro, code and prompt texts: a mapping "
+                               "from names to lists of values (every combination is a variant) "
+                               "or a list of rows (a row may say what it needs: `requires:`, as "
+                               "the lesson's); at most "),
+    # the JSON Schema's description of `modules:` (an editor's; never in a lint message)
+    ("tutor/lesson/format.py", "The lesson's own Python modules: a mapping from a module name "
+                               "to its source. Each is written as NAME.py into the run's "
+                               "private directory, which is put on the import path before the "
+                               "pack's setup and the first step run: lesson code imports it "
+                               "(`from loaders import SquareDataset`), and so do the processes "
+                               "it starts, including spawned ones, which cannot import "
+                               "functions or classes defined in the steps themselves. The "
+                               "learner sees each module's source before the first step."),
+    # readline's own commands
+    ("tutor/commands/console.py", "bind ^I ed-insert"),
+    ("tutor/commands/console.py", "tab: tab-insert"),
 }
 
 
 def test_no_message_of_the_tools_escapes_the_translation_layer() -> None:
     found = []
+    # the lesson format's doc=, brief= and message= texts: in the catalog, translated where
+    # they are shown
+    catalogued = set(catalog_tool().schema_texts())
     for path in TOOLS:
         name = str(path.relative_to(ROOT))
         if (name, None) in TOOL_STRINGS:
             continue
         for line in prose_outside_the_layer(path):
             text = ast.literal_eval(line.split(": ", 1)[1])
-            if not TOOL_DATA.search(text) and (name, text) not in TOOL_STRINGS:
+            if not TOOL_DATA.search(text) and (name, text) not in TOOL_STRINGS \
+                    and text not in catalogued:
                 found.append(line)
     assert found == []
 

@@ -63,3 +63,34 @@ def test_the_variant_requires_example_is_valid():
     spec = yaml.safe_load(block)["vary"]
     assert expand(spec) == ((("dt", "torch.bfloat16"),), (("dt", "torch.float16"),))
     assert row_requires(spec) == [((("dt", "torch.float16"),), {"torch": ">=2.4"})]
+
+
+def test_the_rule_for_expect_names_every_outcome_kind_and_only_those():
+    # the message is one literal (so that it is translated): it must follow the registry
+    from tutor.kinds import KINDS, OUTCOME_KINDS
+    from tutor.lesson.format import PROMPT_RULES
+
+    message = PROMPT_RULES[0].message
+    assert "needs an `expect` expression" in message
+    named = {k for k in KINDS if re.search(rf"\b{k}\b", message.split("(only", 1)[1])}
+    assert named == set(OUTCOME_KINDS)
+
+
+def test_a_missing_kind_is_said_briefly_with_every_kind_named(tmp_path: Path):
+    # the field's description lists every kind with its own description (the JSON
+    # Schema's); the message for a missing `kind:` names them, in one literal
+    from tutor.kinds import KINDS
+    from tutor.lesson.format import PROMPT
+    from tutor.lesson.loader import LessonError, load_lesson
+
+    brief = PROMPT.fields["kind"].brief
+    assert {k for k in KINDS if re.search(rf"\b{k}\b", brief)} == set(KINDS)
+    path = tmp_path / "l.yaml"
+    path.write_text(LESSON.format(id="a/b") + "    predict:\n      - ask: Q?\n"
+                    "        expect: x\n", encoding="utf-8")
+    try:
+        load_lesson(path)
+    except LessonError as exc:
+        said = str(exc)
+    assert "missing required key 'kind': add `kind:` (What kind of prediction: number, " \
+        in said and "see docs/judging.md)" in said and "A single number" not in said

@@ -126,7 +126,7 @@ def describe(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     if isinstance(error, ValueError):
-        return "the stream is closed"
+        return _("the stream is closed")
     return str(error) or type(error).__name__
 
 

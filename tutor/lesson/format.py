@@ -42,9 +42,9 @@ def _expr_problem(text: str) -> str | None:
     try:
         ast.parse(text, mode="eval")
     except SyntaxError as exc:
-        return f"not a valid Python expression ({exc.msg})"
+        return _("not a valid Python expression ({why})").format(why=exc.msg)
     except (ValueError, RecursionError, MemoryError):
-        return "not a valid Python expression"
+        return _("not a valid Python expression")
     return None
 
 
@@ -80,16 +80,18 @@ def _check_prompt(value: dict[str, Any], node: yaml.Node, path: str, v: Validati
         if problem:
             node_e = fields["expect"][1]
             target = node_e.value[i] if isinstance(node_e, yaml.SequenceNode) else node_e
-            v.error(target, join_path(path, "expect"), f"{expr!r} is {problem}")
+            v.error(target, join_path(path, "expect"), _("{expr} is {problem}").format(
+                expr=repr(expr), problem=problem))
     pattern = value.get("match")
     if pattern is not None:
         try:
             re.compile(pattern)
         except re.error as exc:
             v.error(fields["match"][1], join_path(path, "match"),
-                    f"{pattern!r} is not a valid regular expression: {exc}; `match` is a "
-                    "Python regular expression searched for in the exception's message "
-                    "(escape ( ) [ ] . * + ? with a backslash to mean the character)")
+                    _("{pattern} is not a valid regular expression: {why}; `match` is a Python "
+                      "regular expression searched for in the exception's message (escape ( ) "
+                      "[ ] . * + ? with a backslash to mean the character)").format(
+                          pattern=repr(pattern), why=exc))
 
 
 def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation) -> None:
@@ -98,8 +100,9 @@ def _check_step(value: dict[str, Any], node: yaml.Node, path: str, v: Validation
 
 PROMPT_RULES = (
     When("kind", tuple(sorted(OUTCOME_KINDS)), negate=True, require=("expect",),
-         message="kind {value!r} needs an `expect` expression (only "
-         + ", ".join(sorted(OUTCOME_KINDS)) + " prompts may ask about the step's outcome)"),
+         # (the kinds named are OUTCOME_KINDS: tests/lesson/test_format_doc.py checks it)
+         message="kind {value!r} needs an `expect` expression (only exception and stdout "
+         "prompts may ask about the step's outcome)"),
     When("kind", ("same_storage",),
          shape=(("expect", ListOf(item=Str(max_len=EXPR_MAX), min_items=2, max_items=2)),),
          message="kind same_storage needs `expect: [a, b]`: the two tensors to compare"),
@@ -125,8 +128,9 @@ def _check_requires(value: dict[str, Any], node: yaml.Node, path: str, v: Valida
             SpecifierSet(spec)
         except InvalidSpecifier:
             v.error(val, join_path(path, key.value),
-                    f"{spec!r} is not a version specifier: write e.g. '>=2.1' or '>=2.1,<3' "
-                    "(PEP 440: an operator, then a version of numbers and dots)")
+                    _("{spec} is not a version specifier: write e.g. '>=2.1' or '>=2.1,<3' "
+                      "(PEP 440: an operator, then a version of numbers and dots)").format(
+                          spec=repr(spec)))
 
 
 REQUIRES = Obj(
@@ -165,6 +169,8 @@ PROMPT = Obj(
             Str(enum=tuple(KINDS)),
             required=True,
             doc="What kind of prediction: " + "; ".join(f"`{k}`: {d}" for k, d in KINDS.items()),
+            brief="What kind of prediction: number, tensor, bool, text, choice, set, list, "
+            "shape, dtype, exception, same_storage or stdout; see docs/judging.md",
         ),
         "expect": Field(
             AnyOf(
@@ -239,8 +245,9 @@ STEP = Obj(
 )
 
 MODULE_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-MODULE_HINT = ("a module's name is a Python identifier (letters, digits and '_', not starting "
-               "with a digit), e.g. `loaders` or `ranks`; it is imported as `import NAME`")
+MODULE_HINT = N_("a module's name is a Python identifier (letters, digits and '_', not "
+                 "starting with a digit), e.g. `loaders` or `ranks`; it is imported as "
+                 "`import NAME`")
 # names a lesson's module may not take: what lesson code imports besides the standard
 # library (which `sys.stdlib_module_names` lists), and tutor's own
 TAKEN_MODULES = frozenset({"torch", "torchvision", "torchaudio", "numpy", "tutor", "yaml",

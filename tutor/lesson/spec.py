@@ -125,6 +125,9 @@ class Field:
     type: Type
     required: bool = False
     doc: str = ""
+    # what a missing required key's message says of it, where `doc` is too long for
+    # a message (or is built from other values, so not translated): one literal
+    brief: str = ""
 
 
 @dataclass(frozen=True)

@@ -333,7 +333,8 @@ def _validate_obj(node: yaml.Node, spec: Obj, v: Validation, path: str) -> Any:
     for key, f in spec.fields.items():
         if f.required and key not in out:
             v.error(node, path, _("missing required key {key}: add `{name}:`").format(
-                key=repr(key), name=key) + (f" ({_(f.doc).rstrip('.')})" if f.doc else ""))
+                key=repr(key), name=key) + (f" ({_(f.brief or f.doc).rstrip('.')})"
+                                            if f.brief or f.doc else ""))
     keys: dict[str, tuple[yaml.Node, yaml.Node]] = {
         k.value: (k, val) for k, val in node.value if isinstance(k, yaml.ScalarNode)}
     for rule in spec.rules:
