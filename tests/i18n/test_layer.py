@@ -280,7 +280,8 @@ TOOLS = [ROOT / "tutor" / "cli.py", ROOT / "tutor" / "engine.py",
 TOOL_DATA = re.compile(
     r"^\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|PRAGMA|BEGIN|FROM|WHERE|ORDER BY)\b"
     r"|^[A-Z_]+$|^tutor [a-z]+(?: --[a-z]+)?: $|^[a-z_]+(?:, [a-z_]+)+$|^dict\["
-    r"|^\[A-Za-z_\]")  # a regular expression for a name
+    r"|^\[A-Za-z_\]"  # a regular expression for a name
+    r"|^import sys\n")  # Python source (the kernel's bootstrap script)
 TOOL_STRINGS = {
     # words of a lesson file: what `tutor new` writes (an English lesson to fill in)
     ("tutor/authoring/scaffold.py", None),
@@ -312,8 +313,7 @@ TOOL_STRINGS = {
     ("tutor/progress/store.py", "not a counted verdict: "),
     ("tutor/progress/store.py", "confidence must be one of "),
     ("tutor/progress/store.py", "not an ISO 8601 time: "),
-    # the kernel's bootstrap script (Python source) and a temporary directory's prefix
-    ("tutor/kernel/launch.py", None),
+    ("tutor/kernel/launch.py", "tutor-kernel-"),  # a temporary directory's prefix
     # pyyaml's and SQLite's own words, matched; regular expressions; YAML's tag prefix
     ("tutor/lesson/loader.py", "invalid YAML"), ("tutor/lesson/loader.py", "nesting depth"),
     ("tutor/lesson/loader.py", "mapping values are not allowed"),
