@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -64,6 +65,7 @@ def test_check_reports_a_failing_lesson_in_korean(check_here: Callable[..., Any]
     out = proc.stdout
     assert "tutor check: 레슨 1개, torch " in out
     assert "core/drift ......" in out and " 실패 (문제 0/3개, " in out
+    assert re.search(r" 실패 \(문제 0/3개, [0-9.]+초\)\n", out), out  # (not `0.03 s`)
     assert "\n실패:\n" in out
     # the place stays file:line, the rest is Korean; the labels line up by cells
     assert f"{DRIFT.relative_to(ROOT)}:9: core/drift 1단계 1번 문제: x.grad?" in out

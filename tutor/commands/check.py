@@ -136,7 +136,8 @@ def _line(check: LessonCheck) -> str:
         detail += ngettext("; {n} variant skipped: {which}", "; {n} variants skipped: {which}",
                            len(check.skipped_variants)).format(
             n=len(check.skipped_variants), which="; ".join(check.skipped_variants))
-    return f"{text} ({detail}, {check.seconds:.2f} s)"
+    return f"{text} (" + _("{detail}, {seconds} s").format(
+        detail=detail, seconds=f"{check.seconds:.2f}") + ")"
 
 
 def _failures(checks: list[LessonCheck], out: TextIO) -> None:
