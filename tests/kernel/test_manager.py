@@ -84,6 +84,38 @@ def test_status_changes_are_events_and_a_death_restarts_on_next_use() -> None:
     assert fake.cleaned == 1
 
 
+def test_a_waiter_starts_again_a_kernel_that_dies_while_it_starts() -> None:
+    # issue 25 (K4): killed twice in a row, the zygote that was starting died while the
+    # app's start worker waited for it; nothing started another, and the app said
+    # `restarting…` until the wait timed out (two minutes)
+    import threading
+
+    kernel, fake, events = managed()
+    kernel.start()
+    fake.ready()
+    kernel.wait_ready(1)
+    fake.kill()  # (the first death: the kernel is started again when next needed)
+    got: list[Any] = []
+    waiter = threading.Thread(target=lambda: got.append(kernel.wait_ready(60)))
+    waiter.start()
+    until(lambda: fake.launched == 2)
+    fake.kill()  # the new zygote dies before it is ready, while the waiter waits
+    until(lambda: fake.launched == 3)  # the waiter launched another
+    fake.ready()
+    waiter.join(60)
+    assert got and got[0]["pid"] == 4100 and kernel.status == "ready"
+    assert events == ["starting", "ready", "restarting", "ready"]
+    assert len(kernel.restarter.deaths) == 2  # (counted: a kernel that keeps dying is
+    # still given up on, see below)
+
+
+def until(condition: Any, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.01)
+
+
 def test_an_unsubscribed_listener_hears_nothing_more() -> None:
     kernel, fake, events = managed()
     heard: list[str] = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Literal
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 STARTUP_TIMEOUT = 120.0
 SPAWN_TRIES = 3  # zygotes asked for one run, when one goes away before the run starts
+WAIT_STEP = 0.2  # seconds: how often a waiter looks whether the process it waits for died
 
 Status = Literal["new", "starting", "ready", "restarting", "dead", "closed"]
 StatusListener = Callable[[Status], object]  # (what it returns is ignored)
@@ -187,11 +189,21 @@ class KernelManager:
             self.provisioner.launch()
 
     def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> KernelInfo:
+        """The kernel's info once it is ready (starting it if it died: a kernel that
+        died is restarted when it is next needed).  A kernel process that dies while
+        this waits, before it was ready, is started again here (as the restart policy
+        allows: it counts those deaths too), so that no waiter waits for a process
+        that is gone (the app said `restarting…` for two minutes: issue 25's K4)."""
         if self.status in ("new", "restarting"):
-            self.start()  # (a kernel that died is restarted when it is next needed)
-        if not self._ready.wait(timeout):
-            raise KernelDead(_("the kernel did not start within {seconds} s").format(
-                seconds=f"{timeout:.0f}"))
+            self.start()
+        deadline = time.monotonic() + timeout
+        while not self._ready.wait(max(0.0, min(WAIT_STEP, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                raise KernelDead(_("the kernel did not start within {seconds} s").format(
+                    seconds=f"{timeout:.0f}"))
+            if self.status == "restarting" and self.mode == modes.FORK \
+                    and self.provisioner.poll() is not None:
+                self.start()
         if self.status == "dead":
             raise KernelDead(self._failure or _("the kernel is dead"))
         if self.status == "closed":
