@@ -39,6 +39,7 @@ from tutor.ui.messages import (
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
 from tutor.ui.text import translate_bindings
+from tutor.ui.wide import keep_wide_characters
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from collections.abc import Iterable
@@ -85,6 +86,7 @@ class TutorApp(TutorHost):
     def __init__(self, *, catalog: Catalog | None = None, kernel: Kernel | None = None,
                  store: ProgressStore | None = None, paths: Sequence[Path] = ()) -> None:
         super().__init__()
+        keep_wide_characters()  # Hangul in a toast or the palette over other widgets
         self.catalog: Catalog | None = catalog  # None until loaded (after the first paint)
         self.own_catalog = catalog is None  # read by the app (again when the language changes)
         self.paths = list(paths)  # lesson directories beside the bundled ones (--path)
