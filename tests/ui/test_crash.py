@@ -84,6 +84,10 @@ async def test_step_timeout_is_reported(kernel, make_app, tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_first_lesson(pilot, until="failed")  # the step timed out
         assert "timed out" in failure_text(screen)
+        await pilot.pause()
+        # the step runs no more: its label says so (K4: it kept `· running…`)
+        label = str(screen.query_one("#step-label").render())
+        assert "Step 1 of 1" in label and "running" not in label, label
 
 
 async def test_whole_kernel_killed_restarts_and_lesson_continues(own_kernel, make_app) -> None:

@@ -201,6 +201,8 @@ class LessonScreen(TutorScreen[None]):
         return allowed.get(action, True)
 
     def watch_mode(self) -> None:
+        if self.mode == "failed":  # a step that timed out or died runs no more
+            self.code_pane.set_running(False)
         self.gate_repl()
         self.refresh_bindings()
 
