@@ -162,6 +162,19 @@ def test_yaml_syntax_errors_say_how_to_fix_them(tmp_path: Path, old: str, new: s
     assert "YAML syntax error" in msg and where in msg and advice in msg, msg
 
 
+def test_a_quote_left_open_is_said_where_it_opens_not_where_it_fails(tmp_path: Path) -> None:
+    # K4 (issue 25): `title: "Broken: unclosed` was reported 15 lines later as a line
+    # out of line with its mapping (pyyaml reads on to the next quote, and fails there)
+    text = GOOD.replace("title: One", 'title: "One: unclosed').replace(
+        "answer: 0.60", 'answer: "0.60"')
+    (msg,) = problems(write(tmp_path, text))
+    assert ":2:8: YAML syntax error: this quoted value is not closed on its line: it runs " \
+        "on to line 11, where the next quote ends it; add the closing quote on line 2" in msg
+    # a value quoted over several lines on purpose, and fine, is no error at all
+    fine = GOOD.replace("title: One", 'title: "One\n  two"')
+    assert load_lesson(write(tmp_path, fine)).title == "One two"
+
+
 def test_a_missing_key_says_what_to_add(tmp_path: Path) -> None:
     msgs = problems(write(tmp_path, GOOD.replace("steps:", "step:")))
     assert any(":1:1: missing required key 'steps': add `steps:` (The steps, a list of "

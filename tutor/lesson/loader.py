@@ -179,6 +179,13 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
     opened = exc.context_mark
     lines = text.split("\n")
     here = lines[line - 1][col - 1:col] if 0 < line <= len(lines) else ""
+    runaway = _runaway_quote(text, line)
+    if runaway is not None:  # `title: "Broken: unclosed`, met lines later
+        start, end = runaway
+        return start[0], start[1], _(
+            "this quoted value is not closed on its line: it runs on to line {end}, where "
+            "the next quote ends it; add the closing quote on line {line}").format(
+                end=end, line=start[0])
     if "nesting depth" in problem:  # libyaml's own limit (PyYAML >= 6.0.4), met before ours
         return line, col, _("nested more than {n} levels deep").format(n=MAX_DEPTH)
     if here == "\t":
@@ -227,6 +234,31 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
                   "follows a quoted value on this line, put the whole value in quotes"))
         return line, col, said.format(line=opened.line + 1, col=opened.column + 1)
     return line, col, problem
+
+
+_KEY_LINE = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w-]*:(?:\s|$)")
+
+
+def _runaway_quote(text: str, error_line: int) -> tuple[tuple[int, int], int] | None:
+    """A quoted value opened on one line and closed lines later, at or before the line
+    of the error, with a line in between that reads as a key (`topic: x`): a quote left
+    open (pyyaml reads on to the next quote, and fails there).  ((line, column) where it
+    opens, the line where it ends; 1-based.)"""
+    found = None
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if token.start_mark.line + 1 > error_line:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'") \
+                    and token.end_mark.line > token.start_mark.line \
+                    and token.end_mark.line + 2 >= error_line:  # (it ends where it fails)
+                inside = text.split("\n")[token.start_mark.line + 1:token.end_mark.line]
+                if any(_KEY_LINE.match(line) for line in inside):
+                    found = ((token.start_mark.line + 1, token.start_mark.column + 1),
+                             token.end_mark.line + 1)
+    except yaml.YAMLError:
+        pass
+    return found
 
 
 def _unclosed_bracket(lines: list[str]) -> tuple[int, int] | None:
