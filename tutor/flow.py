@@ -120,7 +120,7 @@ class Tally:
         if self.skipped:
             parts.append(_("{n} skipped here").format(n=self.skipped))
         open_ = self.total - self.answered
-        return ", ".join(parts) + ("; " + _("{n} not answered").format(n=open_)
+        return ", ".join(parts) + (_("; ") + _("{n} not answered").format(n=open_)
                                    if open_ > 0 else "")
 
 

@@ -99,7 +99,7 @@ def test_korean_words_for_hint_reveal_and_quit(home, monkeypatch, capsys) -> Non
     code, out, _ = play(monkeypatch, capsys, "--lang", "ko", typed="힌트\n정답\n종료\n")
     assert "힌트: " in out  # Q1's hint
     assert "실제 값: 12" in out  # revealed
-    assert "중단: 4문제 중 0문제 정답, 정답 봄 1; 답하지 않음 3 (ui/basics)" in " ".join(
+    assert "중단: 4문제 중 0문제 정답, 정답 봄 1 · 답하지 않음 3 (ui/basics)" in " ".join(
         out.split())
 
 

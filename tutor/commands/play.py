@@ -606,7 +606,7 @@ def review(args: argparse.Namespace) -> int:
         finally:
             kernel.shutdown()
         left = len(queue(store)) if saving is not None else None
-    more = ("; " + ngettext("{n} question still to review", "{n} questions still to review",
+    more = (_("; ") + ngettext("{n} question still to review", "{n} questions still to review",
                             left).format(n=left) if left else "")
     show(out, "\n" + ngettext("review: {right} of {n} question right",
                               "review: {right} of {n} questions right", asked).format(

@@ -80,7 +80,7 @@ def said(a: Attempt) -> str:
     if a.hints:
         text += ", " + ngettext("{n} hint", "{n} hints", a.hints).format(n=a.hints)
     if a.variant:
-        text += "; " + _("values: {values}").format(values=describe(a.variant))
+        text += _("; ") + _("values: {values}").format(values=describe(a.variant))
     return text
 
 
@@ -159,7 +159,7 @@ def _print_mistakes(records: list[dict], found: list[Mistake], due_count: int) -
                        "answered right since):", n).format(n=n))
         for r, m in zip(records, found, strict=True):
             ask = one_line(r["ask"]) if r["ask"] else _(GONE) if r["title"] else _(MISSING)
-            again = "; " + _("missed {n} times").format(n=m.times) if m.times > 1 else ""
+            again = _("; ") + _("missed {n} times").format(n=m.times) if m.times > 1 else ""
             print(f"{_where(m.last.lesson, m.last.step, m.last.prompt)}: {ask} "
                   f"({said(m.last)}{again})")
     if due_count:
@@ -192,7 +192,7 @@ def _print_due(records: list[dict], due: list[ReviewItem], upcoming: ReviewItem 
         last = r["last_answer"]
         how = ""
         if last is not None:
-            how = "; " + _("last time {verdict}").format(verdict=_(VERDICTS[last["verdict"]]))
+            how = _("; ") + _("last time {verdict}").format(verdict=_(VERDICTS[last["verdict"]]))
             if last["verdict"] != "revealed":
                 how += f", {_(CONFIDENCE[last['confidence']])}"
         reviews = ngettext("reviewed {n} time", "reviewed {n} times", item.reviews).format(

@@ -81,4 +81,4 @@ def _render_chops(self: Compositor, crop: Region,
                 for cut in final_cuts:  # the rest of the run: kept from widgets behind
                     if start < cut < end and cut in line:
                         line[cut] = empty
-    return cast("Sequence[Mapping[int, Strip]]", chops)
+    return cast(Sequence[Mapping[int, Strip]], chops)
