@@ -39,6 +39,7 @@ from tutor.ui.messages import (
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
 from tutor.ui.text import translate_bindings
+from tutor.ui.widgets.kernel_status import KernelStatus
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from collections.abc import Iterable
@@ -162,6 +163,8 @@ class TutorApp(TutorHost):
         for screen in self.screen_stack:
             translate_bindings(screen)
             screen.refresh_bindings()
+            for status in screen.query(KernelStatus):  # (it changes with the kernel only)
+                status.show_state(self.kernel_state)
         self.refresh_catalogs()
         self.notify(_("Language: {name}. Screens opened from now on speak it.").format(
             name=i18n.LANGUAGES[code]) + ("" if saved else " " + _("(not remembered: the "
