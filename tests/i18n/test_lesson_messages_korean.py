@@ -109,6 +109,17 @@ def test_the_kernels_liveness_and_start_messages_are_korean(korean: None) -> Non
     assert spawn.Spawner._exit(None, None) == "응답하지 않았습니다"  # type: ignore[arg-type]
 
 
+def test_a_stopped_kernel_is_said_in_korean(korean: None, monkeypatch) -> None:
+    """A zygote stopped by SIGSTOP: the toast's reason was English in the Korean app."""
+    import os
+
+    from tutor.kernel import liveness
+
+    monkeypatch.setattr(liveness, "process_state", lambda pid: "T")
+    why = liveness.Liveness(os.getpid(), lambda seq: None).check(serving=False)
+    assert why == "정지되어 응답할 수 없었습니다 (SIGSTOP 또는 디버거로)", why
+
+
 @pytest.mark.kernel
 def test_checks_kernel_line_is_korean(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items()
