@@ -53,7 +53,7 @@ def test_schema_messages_are_korean(korean: None, tmp_path: Path) -> None:
     path.write_text(LESSON.replace("title: Broken\n", "").replace(
         "steps: just text", "steps:\n  - code: x = 1\n    explain: [a, b]"), encoding="utf-8")
     said = problems(path)
-    assert any(m.startswith("필수 키 'title'이(가) 없습니다: `title:`을 추가하세요") for m in said)
+    assert any(m.startswith("필수 키가 없습니다: 'title'. `title:` 줄을 추가하세요") for m in said)
     retyped = "텍스트여야 하는데 리스트입니다: '['로 시작해서 YAML이"
     assert any(m.startswith(retyped) for m in said), said
     path.write_text("", encoding="utf-8")
