@@ -84,6 +84,14 @@ async def test_step_timeout_is_reported(kernel, make_app, tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_first_lesson(pilot, until="failed")  # the step timed out
         assert "timed out" in failure_text(screen)
+        # the step is not running any more, and an answer typed now waits for nothing
+        # (were: "Step 1 of 1 · running…" on, and "Waiting for the kernel to finish...")
+        label = str(screen.query_one("#step-label", Static).render())
+        assert "Step 1 of 1" in label and "running" not in label, label
+        await pilot.press(*"1", "enter")
+        note = str(screen.query_one("#note-line", Static).render())
+        assert note.startswith("r: try again") and "Waiting" not in note, note
+        assert screen.pending is None and screen.mode == "failed"
 
 
 async def test_whole_kernel_killed_restarts_and_lesson_continues(own_kernel, make_app) -> None:
@@ -117,3 +125,8 @@ async def test_a_lesson_this_kernel_cannot_run_says_why(kernel, make_app, tmp_pa
         assert "cannot run here" in failure_text(screen) and ">=99" in failure_text(screen)
         await pilot.press("r")  # nothing to retry
         assert screen.mode == "failed" and screen.fatal
+        label = str(screen.query_one("#step-label", Static).render())
+        assert "running" not in label, label  # it never ran (was "· running…" on)
+        await pilot.press(*"1", "enter")
+        note = str(screen.query_one("#note-line", Static).render())
+        assert note == "esc: back to the catalog", note  # (was: waiting for the kernel)

@@ -386,6 +386,12 @@ class LessonScreen(TutorScreen[None]):
     # ------------------------------------------------------------------ answering
     @on(AnswerBox.Submitted)
     def submitted(self, event: AnswerBox.Submitted) -> None:
+        if self.mode == "failed":  # the step did not run: nothing is coming to judge by
+            self.question.note(_("esc: back to the catalog") if self.fatal else _(
+                "r: try again (re-runs the steps in a fresh process) · esc: back to the "
+                "catalog"), "-waiting")
+            self.call_after_refresh(self.keep_in_view)
+            return
         if self.mode == "running" or self.flow.outcome is None:
             self.pending = (event.text, event.confidence)
             self.question.note(_("Waiting for the kernel to finish running the step…"),
@@ -578,6 +584,7 @@ class LessonScreen(TutorScreen[None]):
         if event.fatal:
             self.fatal = True
             self.mode = "failed"
+            self.code_pane.set_running(False)  # (it did not run: never "running…" on)
             self.show_failure(f"{outcome.failure}\n" + _("esc: back to the catalog"))
             return
         if outcome.failure:
@@ -594,6 +601,7 @@ class LessonScreen(TutorScreen[None]):
                 self.rebuild(quiet=True)
                 return
             self.mode = "failed"
+            self.code_pane.set_running(False)
             self.show_failure(f"{outcome.failure}\n" + _(
                 "r: try again (re-runs the steps in a fresh process) · esc: back to the "
                 "catalog"))
