@@ -39,7 +39,6 @@ from tutor.ui.messages import (
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
 from tutor.ui.text import translate_bindings
-from tutor.ui.widgets.kernel_status import KernelStatus
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
     from collections.abc import Iterable
@@ -160,6 +159,8 @@ class TutorApp(TutorHost):
         translate_bindings(self)
         if self.own_catalog and self.catalog is not None:  # the lessons, in their translations
             self.load_lessons()
+        from tutor.ui.widgets.kernel_status import KernelStatus
+
         for screen in self.screen_stack:
             translate_bindings(screen)
             screen.refresh_bindings()

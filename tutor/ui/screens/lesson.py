@@ -220,6 +220,8 @@ class LessonScreen(TutorScreen[None]):
                 for key, active in shown.items()}
 
     def watch_mode(self) -> None:
+        if self.mode == "failed":  # a step that timed out or died runs no more
+            self.code_pane.set_running(False)
         self.gate_repl()
         self.refresh_bindings()
 
@@ -603,7 +605,6 @@ class LessonScreen(TutorScreen[None]):
         if event.fatal:
             self.fatal = True
             self.mode = "failed"
-            self.code_pane.set_running(False)  # (it did not run: never "running…" on)
             self.show_failure(f"{outcome.failure}\n" + _("esc: back to the catalog"))
             return
         if outcome.failure:
@@ -620,7 +621,6 @@ class LessonScreen(TutorScreen[None]):
                 self.rebuild(quiet=True)
                 return
             self.mode = "failed"
-            self.code_pane.set_running(False)
             self.show_failure(f"{outcome.failure}\n" + _(
                 "r: try again (re-runs the steps in a fresh process) · esc: back to the "
                 "catalog"))
