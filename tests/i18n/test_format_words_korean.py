@@ -30,7 +30,7 @@ def _problem(tmp_path: Path, text: str) -> str:
 
 
 def test_a_missing_keys_description_in_korean(tmp_path: Path, korean: None) -> None:
-    assert "필수 키 'title'이(가) 없습니다: `title:`을 추가하세요 (짧은 제목)" \
+    assert "필수 키가 없습니다: 'title'. `title:` 줄을 추가하세요 (짧은 제목)" \
         in _problem(tmp_path, NO_TITLE)
 
 

@@ -107,11 +107,11 @@ def test_a_bad_module_name_from_the_kernel(kernel: Kernel, lang: str) -> None:
         session.close()
     assert str(bad.value) == {
         "en": "module name 'not-a-name' is not a Python identifier",
-        "ko": "모듈 이름 'not-a-name'은(는) Python 식별자가 아닙니다",
+        "ko": "모듈 이름이 Python 식별자가 아닙니다: 'not-a-name'",
     }[lang]
     assert str(taken.value).startswith({
         "en": "module name 'torch' is taken: a module of that name exists already",
-        "ko": "모듈 이름 'torch'은(는) 이미 쓰이고 있습니다",
+        "ko": "이미 쓰이는 모듈 이름입니다: 'torch' (같은 이름의 모듈이 이미 있습니다",
     }[lang])
 
 
@@ -177,7 +177,7 @@ def test_a_picture_of_the_wrong_thing_in_korean(kernel: Kernel, lang: str) -> No
         text = render(data, 80).text()
     assert data["message"] == "tree: `x` is a Tensor, not an nn.Module"  # (kept English)
     assert {"en": "InspectError: tree: `x` is a Tensor, not an nn.Module",
-            "ko": "InspectError: tree: `x`은(는) Tensor입니다. nn.Module이 아닙니다"}[lang] \
+            "ko": "InspectError: tree: `x`의 타입은 Tensor입니다. nn.Module이 아닙니다"}[lang] \
         in " ".join(text.split()), text
 
 

@@ -53,7 +53,7 @@ def test_schema_messages_are_korean(korean: None, tmp_path: Path) -> None:
     path.write_text(LESSON.replace("title: Broken\n", "").replace(
         "steps: just text", "steps:\n  - code: x = 1\n    explain: [a, b]"), encoding="utf-8")
     said = problems(path)
-    assert any(m.startswith("필수 키 'title'이(가) 없습니다: `title:`을 추가하세요") for m in said)
+    assert any(m.startswith("필수 키가 없습니다: 'title'. `title:` 줄을 추가하세요") for m in said)
     retyped = "텍스트여야 하는데 리스트입니다: '['로 시작해서 YAML이"
     assert any(m.startswith(retyped) for m in said), said
     path.write_text("", encoding="utf-8")
@@ -107,6 +107,17 @@ def test_the_kernels_liveness_and_start_messages_are_korean(korean: None) -> Non
     why = live.check(serving=True) or ""
     assert why.startswith("응답 없음 (") and why.endswith("초 동안 답이 없음: 멈춤)"), why
     assert spawn.Spawner._exit(None, None) == "응답하지 않았습니다"  # type: ignore[arg-type]
+
+
+def test_a_stopped_kernel_is_said_in_korean(korean: None, monkeypatch) -> None:
+    """A zygote stopped by SIGSTOP: the toast's reason was English in the Korean app."""
+    import os
+
+    from tutor.kernel import liveness
+
+    monkeypatch.setattr(liveness, "process_state", lambda pid: "T")
+    why = liveness.Liveness(os.getpid(), lambda seq: None).check(serving=False)
+    assert why == "정지되어 응답할 수 없었습니다 (SIGSTOP 또는 디버거로)", why
 
 
 @pytest.mark.kernel

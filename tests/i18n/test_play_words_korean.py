@@ -80,7 +80,7 @@ def test_spoken_words_only_where_a_person_reads_them() -> None:
     assert spoken("no", "same_storage") == "no"  # English
     i18n.set_language("ko")
     try:
-        assert spoken("no", "same_storage") == "아니요 (메모리가 따로임)"
+        assert spoken("no", "same_storage") == "아니요 (서로 다른 메모리)"
         assert spoken("no error", "exception") == "에러 없음"
         assert spoken("no", "choice") == "no"  # a choice named `no` is lesson text
     finally:

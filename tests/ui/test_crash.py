@@ -121,3 +121,31 @@ async def test_a_lesson_this_kernel_cannot_run_says_why(kernel, make_app, tmp_pa
         assert "cannot run here" in failure_text(screen) and ">=99" in failure_text(screen)
         await pilot.press("r")  # nothing to retry
         assert screen.mode == "failed" and screen.fatal
+        label = str(screen.query_one("#step-label", Static).render())
+        assert "running" not in label, label  # it never ran (was "· running…" on)
+        await pilot.press(*"1", "enter")
+        note = str(screen.query_one("#note-line", Static).render())
+        assert note == "esc: back to the catalog", note  # (was: waiting for the kernel)
+
+
+async def test_an_answer_after_a_timeout_is_answered_with_the_keys(kernel, make_app,
+                                                                  tmp_path) -> None:
+    """The step timed out: an answer typed then waited for nothing, saying "Waiting for
+    the kernel to finish running the step…" for good (K4's walk; in Korean too)."""
+    from tutor.lesson import load_catalog
+
+    (tmp_path / "slow.yaml").write_text(
+        "id: ui/slow\ntitle: Slow\ntopic: testing\ntimeout: 1\nsteps:\n"
+        "  - code: |\n      import time\n      while True:\n          time.sleep(0.05)\n"
+        "    predict:\n      - ask: Never\n        expect: '1'\n        kind: number\n"
+        "        answer: '1'\n")
+    catalog = load_catalog([tmp_path], with_env=False, with_bundled=False)
+    app = make_app(kernel, catalog=catalog)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_first_lesson(pilot, until="failed")
+        label = str(screen.query_one("#step-label", Static).render())
+        assert "running" not in label, label
+        await pilot.press(*"1", "enter")
+        note = str(screen.query_one("#note-line", Static).render())
+        assert note.startswith("r: try again") and "Waiting" not in note, note
+        assert screen.pending is None and screen.mode == "failed"

@@ -114,3 +114,25 @@ async def test_the_switch_reloads_the_lessons_in_their_translations(kernel, tuto
         await wait_for(pilot, lambda: app.catalog.get("samples/memory").lang == "ko",
                        what="lessons again", timeout=60)
         assert app.catalog.get("samples/memory").title == "이 메모리는 누구의 것인가?"
+
+
+async def test_the_switch_redraws_the_kernel_line_and_the_palette_key(kernel, make_app) -> None:
+    """The kernel's line changes with the kernel only, and ctrl+p is Textual's binding (no
+    class of the app declares it): both said the old language after a switch, until the
+    kernel's state changed ('● 커널: 준비됨' in the English app; '^p 팔레트')."""
+    app = make_app(kernel)
+
+    def palette() -> str:
+        return next(b.description for _k, b in app._bindings if b.key == "ctrl+p")
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        await wait_for(pilot, lambda: app.kernel_state == "ready", what="kernel ready")
+        screen = app.screen
+        assert "kernel: ready" in rendered(screen, ".kernel") and palette() == "palette"
+        korean, english = ("ko", "커널: 준비됨", "팔레트"), ("en", "kernel: ready", "palette")
+        for lang, ready, word in (korean, english, korean):
+            app.set_language(lang)
+            await pilot.pause()
+            assert ready in rendered(screen, ".kernel"), (lang, rendered(screen, ".kernel"))
+            assert palette() == word, (lang, palette())

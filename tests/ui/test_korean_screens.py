@@ -121,3 +121,40 @@ async def test_the_lesson_footer_fits_80_columns(kernel, tutor_home, lang: str) 
         footer = tutor.screen.query_one(Footer)
         await wait_for(pilot, lambda: footer.virtual_size.width > 0, what="the footer")
         assert footer.max_scroll_x == 0, (footer.virtual_size, shown)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_verdict_footer_fits_80_columns(kernel, tutor_home, lang: str) -> None:
+    """After a wrong answer to a later step's last question the footer has its most keys
+    (catalog, retry, next, REPL, picture, earlier code, help, palette): at 80 columns it
+    scrolled sideways, cutting 'f1 도움말' to 'f1' in Korean and 'f1 Help' to 'f1 He'."""
+    from textual.widgets import Footer
+
+    from tutor.lesson import load_catalog
+    from tutor.ui.app import TutorApp
+    from tutor.ui.screens.lesson import LessonScreen
+
+    i18n.set_language(lang)
+    catalog = load_catalog([SAMPLES], with_env=False, with_bundled=False)
+    tutor = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+    lesson = catalog.opened("samples/memory")
+    assert lesson is not None
+    async with tutor.run_test(size=(80, 24)) as pilot:
+        await ready_catalog(pilot)
+        await tutor.push_screen(LessonScreen(lesson, kernel, start=(1, 1)))
+        await wait_for(pilot, lambda: isinstance(tutor.screen, LessonScreen)
+                       and tutor.screen.mode == "asking", what="step 2's last question")
+        await pilot.press(*"[0.]", "enter")
+        await wait_for(pilot, lambda: tutor.screen.mode == "judged", what="the verdict")
+        await pilot.pause()
+        screen = tutor.screen
+        shown = [b.key for _n, b, on, _t in screen.active_bindings.values() if b.show and on]
+        assert {"r", "ctrl+o", "p", "f1"} <= set(shown), shown
+        assert "f2" not in shown  # left to the help: it still folds the earlier code
+        footer = screen.query_one(Footer)
+        await wait_for(pilot, lambda: footer.virtual_size.width > 0, what="the footer")
+        assert footer.max_scroll_x == 0, (footer.virtual_size, shown)
+        earlier = screen.query_one("#earlier")
+        folded = earlier.collapsed
+        await pilot.press("f2")
+        assert earlier.collapsed is not folded

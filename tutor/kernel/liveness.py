@@ -80,7 +80,7 @@ class Liveness:
         """Why the zygote must be given up on, or None.  `serving`: it said it is ready
         (before that it is importing torch and does not answer pings)."""
         if process_state(self.pid) in ("T", "t"):
-            return "was stopped (by SIGSTOP, or a debugger) and could not answer"
+            return _("was stopped (by SIGSTOP, or a debugger) and could not answer")
         if not serving:
             return None
         now = time.monotonic()

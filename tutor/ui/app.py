@@ -161,9 +161,13 @@ class TutorApp(TutorHost):
         translate_bindings(self)
         if self.own_catalog and self.catalog is not None:  # the lessons, in their translations
             self.load_lessons()
+        from tutor.ui.widgets.kernel_status import KernelStatus
+
         for screen in self.screen_stack:
             translate_bindings(screen)
             screen.refresh_bindings()
+            for status in screen.query(KernelStatus):  # (it changes with the kernel only)
+                status.show_state(self.kernel_state)
         self.refresh_catalogs()
         self.notify(_("Language: {name}. Screens opened from now on speak it.").format(
             name=i18n.LANGUAGES[code]) + ("" if saved else " " + _("(not remembered: the "

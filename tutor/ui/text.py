@@ -101,7 +101,14 @@ def translate_bindings(node: DOMNode) -> None:
     english = type(node)._merged_bindings
     if english is None:
         return
-    source = {(b.key, b.action): b.description for _k, b in english}
+    # a binding the class does not declare (Textual's ctrl+p palette, added by the App
+    # itself) keeps the English it had when first seen here: its translated description
+    # is no msgid, and would stay in the old language after a switch
+    seen: dict[tuple[str, str], str] = node.__dict__.setdefault("_english_bindings", {})
+    for bindings in node._bindings.key_to_bindings.values():
+        for b in bindings:
+            seen.setdefault((b.key, b.action), b.description)
+    source = {**seen, **{(b.key, b.action): b.description for _k, b in english}}
     for key, bindings in node._bindings.key_to_bindings.items():
         node._bindings.key_to_bindings[key] = [
             replace(b, description=_(source.get((b.key, b.action), b.description)))

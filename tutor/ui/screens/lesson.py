@@ -19,6 +19,7 @@ verdict and the whole explanation (and the step's notes when they fit too).
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -46,6 +47,9 @@ from tutor.ui.widgets.kernel_status import KernelStatus
 from tutor.ui.widgets.picture import PicturePane
 from tutor.ui.widgets.repl import Repl
 from tutor.ui.widgets.verdict import StepNotes, VerdictPanel
+
+if TYPE_CHECKING:
+    from textual.binding import ActiveBinding
 
 PICTURE_BELOW = N_("▼ picture below (PgDn)")
 
@@ -199,6 +203,21 @@ class LessonScreen(TutorScreen[None]):
             "earlier": flow.step_index > 0,
         }
         return allowed.get(action, True)
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """After a verdict the footer has its most keys (catalog, retry, next, REPL,
+        picture, earlier code, help, palette) and did not fit 80 columns, in English or
+        Korean: `f2` (fold the earlier code) still works there, and the help names it,
+        but the footer leaves it out."""
+        from dataclasses import replace
+
+        shown = super().active_bindings
+        if self.mode != "judged":
+            return shown
+        return {key: active._replace(binding=replace(active.binding, show=False))
+                if active.binding.action == "earlier" else active
+                for key, active in shown.items()}
 
     def watch_mode(self) -> None:
         if self.mode == "failed":  # a step that timed out or died runs no more
@@ -388,6 +407,12 @@ class LessonScreen(TutorScreen[None]):
     # ------------------------------------------------------------------ answering
     @on(AnswerBox.Submitted)
     def submitted(self, event: AnswerBox.Submitted) -> None:
+        if self.mode == "failed":  # the step did not run: nothing is coming to judge by
+            self.question.note(_("esc: back to the catalog") if self.fatal else _(
+                "r: try again (re-runs the steps in a fresh process) · esc: back to the "
+                "catalog"), "-waiting")
+            self.call_after_refresh(self.keep_in_view)
+            return
         if self.mode == "running" or self.flow.outcome is None:
             self.pending = (event.text, event.confidence)
             self.question.note(_("Waiting for the kernel to finish running the step…"),
