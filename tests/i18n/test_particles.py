@@ -49,10 +49,11 @@ def test_every_translated_sentence_picks_its_particles_once_filled(korean: None)
     kept = i18n._("{id} is skipped here: it {why}.").format(id="tensors/view", why="x")
     assert kept.startswith("tensors/view은(는) ")
     # the judge's sentences too: their values are filled in by position
-    foreseen = ": that is the answer one of the mistakes this question foresees leads to, " \
-        "not the live value."
-    assert render(("You said ", Fill("0"), foreseen)).startswith("입력한 답 0은 ")
-    assert render(("You said ", Fill("2"), foreseen)).startswith("입력한 답 2는 ")
+    def right_value(live: str, said: str) -> str:
+        return render(("Right value, but the live value is ", Fill(live), ", not ",
+                       Fill(said), ": ", Fill("x"), "."))
+    assert right_value("3", "2").startswith("값은 맞지만, 실제 값은 2가 아니라 3입니다")
+    assert right_value("2", "3").startswith("값은 맞지만, 실제 값은 3이 아니라 2입니다")
 
 
 def test_english_is_left_alone() -> None:
