@@ -199,3 +199,45 @@ def test_why_a_kernel_cannot_start_is_told_in_korean(korean: None) -> None:
     i18n.set_language("en")
     assert str(launch.not_runnable("/no/python", FileNotFoundError(2, "No such file"))) == \
         "/no/python cannot be run (No such file); check --python or TUTOR_PYTHON"
+
+
+def test_what_a_lesson_broke_is_said_in_korean_thing_by_thing(korean: None) -> None:
+    # K4 (issue 25): "레슨의 코드: replaced sys.stdout" (guard.py built English phrases);
+    # each thing is now words of its own, inside the kernel's failure words
+    import os
+    import time
+
+    from tutor.kernel.guard import CAPTURE, Guard
+    from tutor.kernel.replies import check_words
+    from tutor.kernel.words import english, said, translated
+
+    guard = Guard()
+    read_end, write_end = os.pipe()
+    try:
+        guard.keep(write_end, CAPTURE)
+        guard.to_lesson()
+        real_sleep = time.sleep
+        time.sleep = lambda s: None  # (what lesson code may do)
+        other = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(other, write_end)  # replaces the kernel's descriptor
+        os.close(other)
+        guard.to_kernel()
+        assert time.sleep is real_sleep
+    finally:
+        guard.to_lesson()
+        time.sleep = real_sleep
+        guard.drop_spares()
+        os.close(read_end)
+        os.close(write_end)
+    broke = ("the kernel's code failed in the lesson's process ({error}); the lesson's "
+             "code {broke}")  # (session.py's KERNEL_FAILED_BROKE: it imports torch)
+    words = said(broke, error="TypeError: x", broke=guard.describe_words())
+    check_words(words, "words")  # (the wire accepts it)
+    assert english(words) == (
+        "the kernel's code failed in the lesson's process (TypeError: x); the lesson's "
+        f"code {guard.describe()}")
+    assert guard.describe().startswith("replaced time.sleep, replaced fd ")
+    shown = translated(english(words) or "", words)
+    assert "레슨의 코드: time.sleep 교체, fd " in shown, shown
+    assert "fd 1과 2를 받아 두는 커널의 캡처" in shown, shown
+    assert "replaced" not in shown and "restored" not in shown and "kernel's" not in shown, shown

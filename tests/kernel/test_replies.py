@@ -182,3 +182,21 @@ def test_a_modules_reply_names_only_the_modules_it_was_given() -> None:
         with pytest.raises(BadReply) as refused:
             check_session_reply(reply, MODULES)
         assert message in str(refused.value)
+
+
+def test_words_may_hold_words_and_lists_of_words_but_not_deeper_or_wider() -> None:
+    from tutor.kernel.replies import check_words
+    from tutor.kernel.words import MAX_WORDS_LIST, english, said
+
+    leaf = said("replaced {name}", name="sys.stdout")
+    nested = said("the lesson's code {broke}", broke=[leaf, said("x {what}", what=said("y"))])
+    check_words(nested, "words")
+    assert english(nested) == "the lesson's code replaced sys.stdout, x y"
+    for bad, why in [
+            (said("a {b}", b=[said("c {d}", d=said("e {f}", f=said("g")))]), "args.d.args.f"),
+            (said("a {b}", b=[]), "1 to"),
+            (said("a {b}", b=[leaf] * (MAX_WORDS_LIST + 1)), "1 to"),
+            (said("a {b}", b=["text"]), "b[0]")]:
+        with pytest.raises(BadReply, match=why.replace("[", r"\[").replace("]", r"\]")):
+            check_words(bad, "words")
+        assert english(bad) is None  # (the tutor side reads them as the wire does)

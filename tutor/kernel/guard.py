@@ -33,6 +33,8 @@ import sys
 import time
 from typing import Any
 
+from tutor.kernel.words import N_, english, said
+
 EXIT_KERNEL_FAILED = 70  # the kernel's code failed in the run (it could not say why)
 EXIT_CHANNEL_LOST = 72  # the lesson's code closed or replaced the kernel's descriptors
 GUARDED = (builtins, os, signal, sys, json, time)
@@ -45,6 +47,16 @@ _dup2 = os.dup2
 _close = os.close
 _callable = callable
 _id = id
+
+
+# what the lesson's code did to the kernel around it (tutor translates them: words.py)
+REPLACED_NAME = N_("replaced {name}")
+CLOSED_RESTORED = N_("closed fd {fd} ({what}; the kernel restored it)")
+REPLACED_RESTORED = N_("replaced fd {fd} ({what}; the kernel restored it)")
+CLOSED_LOST = N_("closed fd {fd} ({what}) and the kernel's copy of it")
+REPLACED_LOST = N_("replaced fd {fd} ({what}) and the kernel's copy of it")
+CHANNEL = N_("the kernel's channel to the tutor")
+CAPTURE = N_("the kernel's capture of fd 1 and 2")
 
 
 class ChannelLost(BaseException):
@@ -61,20 +73,22 @@ class _Kept:
         self.spare = _spare(fd)
         self.lost = False
 
-    def check(self) -> str | None:
-        """Restore the descriptor if the lesson closed or replaced it; what happened."""
+    def check(self) -> dict[str, Any] | None:
+        """Restore the descriptor if the lesson closed or replaced it; what happened (as
+        words: `english` gives the English)."""
         now = _identity(self.fd)
         if now is not None and now == self.ident:
             return None
-        did = "closed" if now is None else "replaced"
+        what = said(self.what)  # (a msgid: translated where it is shown)
         if self.spare is not None and _identity(self.spare) == self.ident:
             try:
                 _dup2(self.spare, self.fd, inheritable=False)
-                return f"{did} fd {self.fd} ({self.what}; the kernel restored it)"
+                return said(CLOSED_RESTORED if now is None else REPLACED_RESTORED,
+                            fd=self.fd, what=what)
             except OSError:
                 pass
         self.lost = True
-        return f"{did} fd {self.fd} ({self.what}) and the kernel's copy of it"
+        return said(CLOSED_LOST if now is None else REPLACED_LOST, fd=self.fd, what=what)
 
 
 def _identity(fd: int) -> tuple[int, int] | None:
@@ -115,7 +129,8 @@ class Guard:
                     self.originals.append((space, name, value))
         self.lesson: list[tuple[dict[str, Any], str, Any]] = []  # what the lesson set
         self.kept: list[_Kept] = []
-        self.changed: dict[str, None] = {}  # what the lesson's code did, in order
+        # what the lesson's code did, in order: its English -> its words
+        self.changed: dict[str, dict[str, Any]] = {}
         self.in_lesson = False
         if hasattr(os, "register_at_fork"):  # a child the lesson forks holds no copy
             os.register_at_fork(after_in_child=self.drop_spares)
@@ -147,7 +162,8 @@ class Guard:
             if now is not original:
                 self.lesson.append((space, name, now))
                 space[name] = original
-                self.changed[f"replaced {names[_id(space)]}.{name}"] = None
+                words = said(REPLACED_NAME, name=f"{names[_id(space)]}.{name}")
+                self.changed[english(words) or ""] = words
         if fds:
             self.check_fds()
 
@@ -166,11 +182,11 @@ class Guard:
         Raises ChannelLost when the channel to the tutor cannot be restored."""
         found = False
         for kept in self.kept:
-            what = kept.check()
-            if what is not None:
-                self.changed[what] = None
+            words = kept.check()
+            if words is not None:
+                self.changed[english(words) or ""] = words
                 found = True
-        if any(k.lost for k in self.kept if k.what.startswith("the kernel's channel")):
+        if any(k.lost for k in self.kept if k.what == CHANNEL):
             raise ChannelLost(self.describe())
         return found
 
@@ -180,3 +196,7 @@ class Guard:
     def describe(self) -> str:
         """What the lesson's code did to the kernel around it ("" if nothing)."""
         return ", ".join(self.changed)
+
+    def describe_words(self) -> list[dict[str, Any]]:
+        """The same, as words (one per thing it did), for tutor's process to translate."""
+        return list(self.changed.values())

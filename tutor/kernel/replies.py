@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from tutor.kernel import caps
 from tutor.kernel.wire import FAULT_KINDS
-from tutor.kernel.words import MAX_WORDS_ARGS
+from tutor.kernel.words import MAX_WORDS_ARGS, MAX_WORDS_DEPTH, MAX_WORDS_LIST
 
 if TYPE_CHECKING:
     from tutor.kernel.wire import KernelInfo, Observation, Picture, SessionReply
@@ -171,8 +171,9 @@ def _check_tensor(obs: dict[str, Any], where: str, budget: Budget) -> None:
         _tensor_values(obs["values"], f"{where}.values", budget)
 
 
-def check_words(value: Any, where: str) -> None:
-    """A `Words` (a kernel message to translate): a msgid and at most a few string values."""
+def check_words(value: Any, where: str, depth: int = 0) -> None:
+    """A `Words` (a kernel message to translate): a msgid and at most a few values, each
+    a string, or (not too deep) words, or a short list of words."""
     if value is None:
         return
     words = need_dict(value, where)
@@ -182,7 +183,16 @@ def check_words(value: Any, where: str) -> None:
         raise BadReply(f"{where}.args has more than {MAX_WORDS_ARGS} values")
     for key, arg in args.items():
         need_str(key, f"{where}.args key", 40)
-        need_str(arg, f"{where}.args.{str(key)[:40]}", caps.MAX_STR)
+        at = f"{where}.args.{str(key)[:40]}"
+        if isinstance(arg, list) and depth < MAX_WORDS_DEPTH:
+            if not 0 < len(arg) <= MAX_WORDS_LIST:
+                raise BadReply(f"{at} should hold 1 to {MAX_WORDS_LIST} words")
+            for i, item in enumerate(arg):
+                check_words(need_dict(item, f"{at}[{i}]"), f"{at}[{i}]", depth + 1)
+        elif isinstance(arg, dict) and depth < MAX_WORDS_DEPTH:
+            check_words(arg, at, depth + 1)
+        else:
+            need_str(arg, at, caps.MAX_STR)
 
 
 def _check_exception(obs: dict[str, Any], where: str, budget: Budget) -> None:

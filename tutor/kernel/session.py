@@ -39,7 +39,7 @@ import torch
 from tutor.kernel import observe as obs
 from tutor.kernel.caps import MAX_REPL_VALUE, MAX_TRACEBACK, STDOUT_CAP, STDOUT_KILL
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelGarbled
-from tutor.kernel.guard import ChannelLost, Guard
+from tutor.kernel.guard import CAPTURE, CHANNEL, ChannelLost, Guard
 from tutor.kernel.guard import setprofile as unprofile_now
 from tutor.kernel.guard import settrace as untrace_now
 from tutor.kernel.limits import CPU_SECONDS
@@ -375,9 +375,9 @@ class LessonSession:
         self.forks = ForkWatch(channel)
         self.imports = ImportClock(channel.sock.fileno())
         self.guard = Guard()  # (before any lesson code: the kernel's own references)
-        self.guard.keep(channel.sock.fileno(), "the kernel's channel to the tutor")
+        self.guard.keep(channel.sock.fileno(), CHANNEL)
         if fd_capture is not None:
-            self.guard.keep(fd_capture, "the kernel's capture of fd 1 and 2")
+            self.guard.keep(fd_capture, CAPTURE)
         self.request_id: int | None = None  # the request being served
         self.workdir = os.getcwd()  # the run's private directory (private_stdio went there)
         self.said_bye = False  # the tutor ended the run (not a closed channel)
@@ -677,7 +677,7 @@ class LessonSession:
                 raise
             except BaseException as exc:  # noqa: B036 - report, never die silently
                 self.guard.to_kernel(fds=False)
-                broke = self.guard.describe()
+                broke = self.guard.describe_words()  # (each translated where shown)
                 failure = f"{type(exc).__name__}: {exc}"
                 reply = {"id": req.get("id"), **(
                     _failed(KERNEL_FAILED_BROKE, error=failure, broke=broke) if broke

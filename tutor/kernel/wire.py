@@ -49,10 +49,11 @@ FAULT_KINDS: tuple[FaultKind, ...] = ("kernel_stopped",)
 class Words(TypedDict):
     """A message made in the lesson's process, for tutor's process to translate
     (tutor/kernel/words.py, `translated`): the msgid (marked with N_ where it is written)
-    and its values, as strings.  Sent beside the English text, which stays as it was."""
+    and its values: strings, or (what a lesson's code broke) words, or a list of words,
+    translated in their turn.  Sent beside the English text, which stays as it was."""
 
     msgid: str
-    args: dict[str, str]
+    args: dict[str, str | Words | list[Words]]
 
 
 ObservationType = Literal[

@@ -38,23 +38,51 @@ def N_(message: str) -> str:
 # it translated (`translated`); JSON and records keep the English text.
 
 MAX_WORDS_ARGS = 8
+MAX_WORDS_LIST = 16  # words in one value that is a list of them (said joined by commas)
+MAX_WORDS_DEPTH = 2  # a value may itself be words, or a list of words, this deep
 
 
 def said(msgid: str, **args: object) -> dict[str, Any]:
-    """`msgid` with its values, as a reply carries it (a `Words`)."""
-    return {"msgid": msgid, "args": {k: str(v) for k, v in args.items()}}
+    """`msgid` with its values, as a reply carries it (a `Words`).  A value is a
+    string, or itself words (`said(...)`: translated in its turn), or a list of words
+    (said joined by commas: what a lesson's code broke, one phrase per thing)."""
+    return {"msgid": msgid, "args": {k: v if isinstance(v, (dict, list)) else str(v)
+                                     for k, v in args.items()}}
 
 
-def english(words: Any) -> str | None:
+def english(words: Any, depth: int = 0) -> str | None:
     """The English text of `words`, or None where it is not well-formed."""
+    return _render(words, depth, lambda msgid: msgid)
+
+
+def _render(words: Any, depth: int, speak: Any) -> str | None:
     if not isinstance(words, dict) or not isinstance(words.get("msgid"), str):
         return None
     args = words.get("args", {})
-    if not isinstance(args, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in args.items()):
+    if not isinstance(args, dict):
         return None
+    text: dict[str, str] = {}
+    for key, value in args.items():
+        if not isinstance(key, str):
+            return None
+        if isinstance(value, str):
+            text[key] = value
+            continue
+        if depth >= MAX_WORDS_DEPTH:
+            return None
+        if isinstance(value, dict):
+            inner = _render(value, depth + 1, speak)
+        elif isinstance(value, list) and 0 < len(value) <= MAX_WORDS_LIST:
+            parts = [_render(w, depth + 1, speak) for w in value]
+            inner = None if any(p is None for p in parts) else ", ".join(
+                p for p in parts if p is not None)
+        else:
+            return None
+        if inner is None:
+            return None
+        text[key] = inner
     try:
-        return str(words["msgid"].format(**args))
+        return str(speak(words["msgid"]).format(**text))
     except (KeyError, IndexError, ValueError, AttributeError):
         return None
 
@@ -64,10 +92,9 @@ def translated(text: str, words: Any) -> str:
     (its English is `text`'s own), else `text` as it came."""
     if english(words) is None:
         return text
-    try:
-        return str(_(words["msgid"]).format(**words["args"]))
-    except (KeyError, IndexError, ValueError, AttributeError):
-        return text  # (a translation that names a value the English does not)
+    said_here = _render(words, 0, _)
+    return text if said_here is None else said_here  # (None: a translation that names a
+    # value the English does not)
 
 
 def translated_output(text: str, note: Any) -> str:
