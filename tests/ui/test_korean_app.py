@@ -136,3 +136,18 @@ async def test_the_switch_redraws_the_kernel_line_and_the_palette_key(kernel, ma
             await pilot.pause()
             assert ready in rendered(screen, ".kernel"), (lang, rendered(screen, ".kernel"))
             assert palette() == word, (lang, palette())
+
+
+def test_textual_s_own_screenshot_notices_are_said_in_korean() -> None:
+    # K4 (issue 25): the palette's Screenshot command notified in English
+    from tutor.ui.text import textual_notice
+
+    i18n.set_language("ko")
+    try:
+        saved = textual_notice("Saved screenshot to [$text-success]'/tmp/a.svg'", "Screenshot")
+        assert saved == ("스크린샷을 저장했습니다: [$text-success]'/tmp/a.svg'", "스크린샷")
+        assert textual_notice("Failed to save screenshot", "Screenshot") == (
+            "스크린샷을 저장하지 못했습니다", "스크린샷")
+        assert textual_notice("Saved screenshot", "Kernel") == ("Saved screenshot", "Kernel")
+    finally:
+        i18n.set_language("en")

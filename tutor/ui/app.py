@@ -38,7 +38,7 @@ from tutor.ui.messages import (
 )
 from tutor.ui.ordered import InOrder
 from tutor.ui.screens.catalog import CatalogScreen
-from tutor.ui.text import translate_bindings
+from tutor.ui.text import textual_notice, translate_bindings
 from tutor.ui.wide import keep_wide_characters
 
 if TYPE_CHECKING:  # lessons (and the judge) load after the first paint
@@ -128,7 +128,9 @@ class TutorApp(TutorHost):
         self.kernel_changed()
 
     def notify(self, message: str, *, title: str = "", **options: Any) -> None:
-        """Every notification is terminal-safe: they quote kernel errors and file names."""
+        """Every notification is terminal-safe: they quote kernel errors and file names
+        (and Textual's own are said in the language spoken)."""
+        message, title = textual_notice(message, title)
         super().notify(sanitize(message), title=sanitize(title), **options)
 
     def keep_theme(self, theme: Theme) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.dom import DOMNode
 
-from tutor.i18n import N_
+from tutor.i18n import N_, _
 from tutor.safetext import sanitize
 
 if TYPE_CHECKING:
@@ -42,7 +42,22 @@ TEXTUAL_WORDS = (
     N_("No matches found"),
     N_("Go to bottom"), N_("Go to top"), N_("Next command"), N_("Exit the command palette"),
     N_("Next page"), N_("Previous page"), N_("Previous command"),
+    # its screenshot's notifications (the palette's Screenshot command)
+    N_("Saved screenshot"), N_("Failed to save screenshot"),
 )
+SAVED_TO = "Saved screenshot to "  # Textual's, before the quoted path (and its markup)
+
+
+def textual_notice(message: str, title: str) -> tuple[str, str]:
+    """A notification of Textual's own (its screenshot's), in the language spoken; any
+    other as it is."""
+    if title != "Screenshot":
+        return message, title
+    if message.startswith(SAVED_TO):
+        message = _("Saved screenshot to {path}").format(path=message[len(SAVED_TO):])
+    else:
+        message = _(message)
+    return message, _(title)
 
 # the keys of Textual's own widgets that the app uses, as the key panel (palette: Keys)
 # lists them for the focused widget: the app's and screens' (tab, ctrl+c), Input (the
