@@ -216,6 +216,8 @@ ALLOWED_STRINGS = {
     ("tutor/commands/play.py", "give up"),  # a word the learner types (as are 힌트, 정답)
     ("tutor/commands/play.py", "Right: "),  # the English opening, removed as the Korean is
     ("tutor/flow.py", "confidence must be one of "),  # a programming error (ValueError)
+    # Textual's own notification text, matched to say it in the language spoken
+    ("tutor/ui/text.py", "Saved screenshot to "), ("tutor/ui/text.py", "Screenshot"),
 }
 
 
