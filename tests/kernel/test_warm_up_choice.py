@@ -54,6 +54,20 @@ def test_a_zygote_without_the_warm_up_leaves_torch_dynamo_to_the_run_that_needs_
         kernel.shutdown()
 
 
+def test_spawned_workers_without_the_warm_up_leave_torch_dynamo_to_the_run_that_needs_it(
+        ) -> None:
+    # a batch's reused workers warmed the optimizers up even where no lesson makes one:
+    # the tests' own spawn kernels started 120 warm workers (cifast), `tutor check`'s too
+    kernel = Kernel(mode="spawn", batch=True, optimizers=False)
+    try:
+        kernel.wait_ready()
+        assert kernel.reuses_workers
+        with kernel.open_session() as s:
+            assert s.observe(DYNAMO)["value"] is False
+    finally:
+        kernel.shutdown()
+
+
 def test_check_warms_the_optimizers_up_only_for_lessons_that_make_one(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tutor.cli import main

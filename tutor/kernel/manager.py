@@ -57,7 +57,8 @@ class KernelManager:
     a spawn-mode CPU worker serves further runs while each leaves it unchanged
     (`reuse`; None: in a batch unless TUTOR_SPAWN_REUSE=0; see tutor/kernel/reuse.py).
     `optimizers=False`: no lesson this kernel runs makes an optimizer (its caller read
-    them: tutor/lesson/warmth.py), so the zygote leaves out the optimizers' warm-up
+    them: tutor/lesson/warmth.py), so the zygote and spawned workers leave out the
+    optimizers' warm-up
     (`torch._dynamo`'s import, as long as torch's); a run that makes one anyway pays
     it itself.  The default warms them for a learner who has not chosen yet.
     """

@@ -69,7 +69,7 @@ class ProvisionerHost(Protocol):
 
     python: str  # the interpreter lessons run on
     startup_timeout: float
-    optimizers: bool  # (fork) the zygote warms the optimizers up at its start
+    optimizers: bool  # the zygote, and spawned workers, warm the optimizers up at start
 
     @property
     def restart_limit(self) -> int:

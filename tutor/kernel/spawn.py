@@ -434,9 +434,11 @@ class Spawner:
         self.pool(kind).fill()
 
     def start_worker(self, kind: str, *, probe: bool = False) -> Worker:
+        # no warm-up where no lesson of the kernel makes an optimizer (its caller read
+        # them: `Kernel(optimizers=False)`), nor for a batch's one-run workers
+        cold = not self.kernel.optimizers or (self.batch and not (self.reuse and kind == CPU))
         args = ((["--cuda"] if kind == CUDA else []) + (["--probe"] if probe else [])
-                + (["--no-optimizers"] if self.batch and not (self.reuse and kind == CPU)
-                   else [])
+                + (["--no-optimizers"] if cold else [])
                 + (["--reuse"] if self.reuse and kind == CPU else []))
         timeout = self.kernel.startup_timeout
         try:
