@@ -287,7 +287,7 @@ def test_a_fork_bomb_is_stopped_and_cleaned_up(kernel: Kernel) -> None:
 def test_the_kernel_wide_cgroup_cap_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where a pids cgroup is available, fork fails at its cap, even for root."""
     monkeypatch.setenv("TUTOR_KERNEL_TASKS", "60")
-    kernel = Kernel()
+    kernel = Kernel(optimizers=False)
     try:
         kernel.wait_ready()
         if "cgroup" not in kernel.info["limits"]["processes"]:
@@ -594,7 +594,7 @@ def test_a_lesson_that_kills_the_zygote(own_kernel: Kernel) -> None:
 PARENT = """
 import os, sys, time
 from tutor.kernel import Kernel
-k = Kernel(mode=sys.argv[1])
+k = Kernel(mode=sys.argv[1], optimizers=False)
 k.wait_ready()
 s = k.open_session()
 reply = s.run_step('''
@@ -630,7 +630,7 @@ def test_the_kernel_exits_when_the_tutor_dies(mode: str) -> None:
 
 @pytest.mark.parametrize("mode", ["fork", "spawn"])
 def test_a_kernel_started_from_a_thread_outlives_the_thread(mode: str) -> None:
-    kernel = Kernel(mode=mode)
+    kernel = Kernel(mode=mode, optimizers=False)
     started = threading.Thread(target=kernel.start)
     started.start()
     started.join()  # PDEATHSIG fires when that thread ends: the kernel must not care
