@@ -109,8 +109,12 @@ def commands_share_kernel(kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> Ke
 
 @pytest.fixture
 def own_kernel() -> Iterator[Kernel]:
-    """A kernel of the test's own, for tests that kill or restart it."""
-    k = Kernel()
+    """A kernel of the test's own, for tests that kill or restart it.  Its zygote, and
+    every zygote it restarts, leaves out the optimizers' warm-up (`optimizers=False`,
+    1.2-1.4 s of CPU each): the tests that use it run no lesson that makes an optimizer,
+    and the warm-up itself is tested in tests/kernel (test_platform.py,
+    test_warm_up_choice.py)."""
+    k = Kernel(optimizers=False)
     k.start()
     k.wait_ready()
     yield k

@@ -407,6 +407,10 @@ async def test_the_kernel_state_follows_the_kernels_events_not_a_poll(tutor_home
                    store=ProgressStore(tutor_home))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, CatalogScreen), what="catalog")
+        # the worker that waits for the kernel to start has ended (its end is an event
+        # the app reads the status on, as it should: not a poll)
+        await wait_for(pilot, lambda: not any(w.group == "kernel-start" for w in app.workers),
+                       what="the kernel-start worker to end")
         assert app.kernel_state == "starting" and len(kernel.listeners) == 1
         kernel.status = "dead"  # not announced: a poll would see it, a listener does not
         await pilot.pause(1.0)

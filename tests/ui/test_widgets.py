@@ -283,7 +283,11 @@ async def test_a_double_n_does_not_answer_no(monkeypatch) -> None:
 async def test_every_bundled_verdict_and_explanation_fit_at_80x24() -> None:
     """The question line, the verdict (a two-line message, the values, the author's
     longest feedback) and the whole explanation of every bundled question fit in the
-    lesson body at 80x24, so they can all be in view at once after an answer."""
+    lesson body at 80x24, so they can all be in view at once after an answer.
+
+    The body holds `BATCH` question/verdict pairs, one per question of a batch, laid
+    out at once (a layout and a render per batch, not per question: each pair's height
+    is what it would be alone, at the body's width, with its scrollbar)."""
     from textual.containers import VerticalScroll
 
     from tutor.lesson import load_catalog
@@ -291,23 +295,31 @@ async def test_every_bundled_verdict_and_explanation_fit_at_80x24() -> None:
     from tutor.ui.widgets.answer import QuestionPane
     from tutor.ui.widgets.verdict import VerdictPanel
 
+    batch = 32
+
     class Body(App[None]):
         CSS_PATH = TutorApp.CSS_PATH
 
         def compose(self) -> ComposeResult:
             with VerticalScroll(id="lesson-body"):
-                yield QuestionPane(id="question")
-                yield VerdictPanel(id="verdict")
+                for _ in range(batch):
+                    yield QuestionPane()
+                    yield VerdictPanel()
                 yield Static("\n" * 40)  # more below: the body scrolls, as in a lesson
 
     catalog = load_catalog([], with_env=False, with_bundled=True)
+    questions = [(lesson.id, step.index + 1, prompt.index + 1, prompt)
+                 for lesson in catalog.lessons for step, prompt in lesson.prompts]
+    assert len(questions) > 300  # (the whole course: 548 questions when this was written)
     too_tall = []
     app = Body()
     async with app.run_test(size=(80, 24)) as pilot:
         body = app.query_one("#lesson-body")
-        question, panel = app.query_one(QuestionPane), app.query_one(VerdictPanel)
-        for lesson in catalog.lessons:
-            for step, prompt in lesson.prompts:
+        pairs = list(zip(app.query(QuestionPane), app.query(VerdictPanel), strict=True))
+        assert len(pairs) == batch
+        for start in range(0, len(questions), batch):
+            shown = list(zip(pairs, questions[start:start + batch], strict=False))
+            for (question, panel), (*_, prompt) in shown:
                 question.ask(prompt, 1, focus=False)
                 question.answered()
                 feedback = max((text for _, text in prompt.feedback), key=len, default=None)
@@ -318,10 +330,11 @@ async def test_every_bundled_verdict_and_explanation_fit_at_80x24() -> None:
                 panel.display = True
                 panel.show_answer(Answer("incorrect", verdict, typed, None), prompt.explain,
                                   "enter/n: next   r: retry   ctrl+o: REPL   p: picture")
-                await pilot.pause()
+            await pilot.pause()
+            for (question, panel), (lesson_id, step, number, _) in shown:
                 used = question.outer_size.height + panel.outer_size.height
                 if used > body.scrollable_content_region.height:
-                    too_tall.append((lesson.id, step.index + 1, prompt.index + 1, used))
+                    too_tall.append((lesson_id, step, number, used))
     assert too_tall == []
 
 
