@@ -117,7 +117,7 @@ def test_a_stopped_kernel_is_said_in_korean(korean: None, monkeypatch) -> None:
 
     monkeypatch.setattr(liveness, "process_state", lambda pid: "T")
     why = liveness.Liveness(os.getpid(), lambda seq: None).check(serving=False)
-    assert why == "정지되어 응답할 수 없었습니다 (SIGSTOP 또는 디버거로)", why
+    assert why == "SIGSTOP이나 디버거로 정지되어 응답할 수 없었습니다", why
 
 
 @pytest.mark.kernel

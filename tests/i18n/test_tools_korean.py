@@ -108,7 +108,7 @@ def test_the_kernels_notes_are_korean(korean: None, monkeypatch: pytest.MonkeyPa
         "; 코드가 시작한 프로세스 2개가 아직 실행 중이었습니다 (끝나지 않은 worker나 rank, "
         "또는 끝없이 기다리는 join()이나 queue의 get()이 있나요?)")
     assert describe_exit(None, signal.SIGKILL) == (
-        "SIGKILL 신호로 비정상 종료됨 (시간 초과나 다른 프로세스, 메모리 부족으로 강제 종료됨)")
+        "SIGKILL 시그널로 비정상 종료됨 (시간 초과나 다른 프로세스, 메모리 부족으로 강제 종료됨)")
     i18n.set_language("en")
     assert run._children_note().startswith("; 2 processes it started were still running (")
     assert describe_exit(None, signal.SIGKILL).startswith("crashed with SIGKILL (it was killed")
