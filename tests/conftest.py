@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -139,13 +138,3 @@ def fake_play_home(tutor_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     fake_play.install(monkeypatch.setattr)
     return tutor_home
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: one worker more than the CPUs this process may use (up to 8), so that
-    a test that waits (a tmux session, a process starting, a timeout running out)
-    leaves its core to another worker's test, not idle: on 2 cores, 2 workers kept
-    the cores 84% busy over the suite (`.ci/run`, docs/performance.md)."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
-    return cpus + 1 if cpus <= 8 else cpus
