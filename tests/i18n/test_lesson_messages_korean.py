@@ -160,6 +160,7 @@ steps:
     ("answer: 0.60", 'answer: "0.6" or so', "시작하는 매핑과 들여쓰기가 맞지 않습니다"),
     ("ask: What is x?", "ask: `x`?", "값은 '`' 문자로 시작할 수 없습니다"),
     ("title: One", "title One", "이 줄의 키 뒤에 ': '가 없습니다"),
+    ("expect: x", 'expect: "\\d+"', "`\\d` 같은 이스케이프는 없습니다"),
     ("topic: autograd\n", 'topic: "autograd\nlevel: 1\nintro: "x"\n',
      "다음 따옴표가 나오는 5번째 줄까지 이어집니다. 3번째 줄에 닫는 따옴표를 넣으세요"),
 ])

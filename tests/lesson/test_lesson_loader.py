@@ -154,6 +154,10 @@ def test_a_byte_order_mark_is_fine(tmp_path: Path) -> None:
     ("ask: What is x?", "ask: `x`?", ":8:14:", "a value cannot start with '`'"),
     # a key without its colon: said where the key is, not on the next line
     ("title: One", "title One", ":2:1:", "this line has no ': ' after its key"),
+    # a backslash in double quotes: an escape, not a quote left open (it said so)
+    ("expect: x", 'expect: "\\d+"', ":9:18:",
+     "a backslash in a double-quoted value starts an escape (\\n, \\t, \\\\), and `\\d` is "
+     "none: write \\\\ for a backslash, or put the value in single quotes"),
 ])
 def test_yaml_syntax_errors_say_how_to_fix_them(tmp_path: Path, old: str, new: str,
                                                 where: str, advice: str) -> None:

@@ -191,6 +191,12 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
     if here == "\t":
         return line, col, _("a tab character: YAML indents with spaces only; replace the tab "
                             "with spaces")
+    if "unknown escape character" in problem:  # match: "\d+"
+        return line, col, _(
+            "a backslash in a double-quoted value starts an escape (\\n, \\t, \\\\), and "
+            "{escape} is none: write \\\\ for a backslash, or put the value in single "
+            "quotes ('\\d+' keeps its backslash)").format(escape="`\\" + (
+                lines[line - 1][col:col + 1] if 0 < line <= len(lines) else "") + "`")
     if "quoted scalar" in context and opened is not None:
         return opened.line + 1, opened.column + 1, \
             _("this quoted value is never closed: add the closing quote")
