@@ -322,6 +322,7 @@ TOOL_STRINGS = {
     ("tutor/lesson/loader.py", "quoted scalar"),
     ("tutor/lesson/loader.py", "cannot start any token"),
     ("tutor/lesson/loader.py", "could not find expected ':'"),
+    ("tutor/lesson/loader.py", "unknown escape character"),
     ("tutor/lesson/loader.py", "tag:yaml.org,2002:"),
     ("tutor/lesson/loader.py", "^(setup|modules)[ \\t]*:"),
     ("tutor/lesson/files.py", "^(id|title|topic|steps)[ \\t]*:"),
