@@ -132,48 +132,6 @@ def test_checks_kernel_line_is_korean(tmp_path: Path) -> None:
     assert "kernel: " not in proc.stdout + proc.stderr
 
 
-GOOD = """\
-id: demo/one
-title: One
-topic: autograd
-steps:
-  - code: |
-      x = torch.tensor(5.0, requires_grad=True)
-    predict:
-      - ask: What is x?
-        expect: x
-        kind: number
-        answer: 0.60
-"""
-
-
-@pytest.mark.parametrize(("old", "new", "said"), [
-    ("        kind: number", "\t\tkind: number", "탭 문자입니다: YAML은 공백으로만 들여씁니다"),
-    ("expect: x", 'expect: "x', "따옴표로 시작한 이 값이 닫히지 않았습니다"),
-    ("answer: 0.60", 'answer: 0.60\n        wrong: ["a", "b"',
-     "'[' 괄호가 닫히지 않았거나 항목 사이에 쉼표가 없습니다: 빠진 ']'나 ','를 넣으세요"),
-    ("answer: 0.60", 'answer: 0.60\n        wrong: [tensor([1.]), "b"',
-     "그 항목을 따옴표로 감싸세요 (YAML은 [ ] { }와 ,를 자기 문법으로 읽습니다)"),
-    ("ask: What is x?", "ask: Note: what is x?", "여기에 뜻밖의 ': '가 있습니다"),
-    ("        kind: number", "      kind: number",
-     "이 줄이 8번째 줄 7번째 칸에서 시작하는 리스트와 들여쓰기가 맞지 않습니다"),
-    ("answer: 0.60", 'answer: "0.6" or so', "시작하는 매핑과 들여쓰기가 맞지 않습니다"),
-    ("ask: What is x?", "ask: `x`?", "값은 '`' 문자로 시작할 수 없습니다"),
-    ("title: One", "title One", "이 줄의 키 뒤에 ': '가 없습니다"),
-    ("expect: x", 'expect: "\\d+"', "`\\d` 같은 이스케이프는 없습니다"),
-    ("topic: autograd\n", 'topic: "autograd\nlevel: 1\nintro: "x"\n',
-     "다음 따옴표가 나오는 5번째 줄까지 이어집니다. 3번째 줄에 닫는 따옴표를 넣으세요"),
-])
-def test_yaml_syntax_errors_are_told_in_korean(korean: None, tmp_path: Path, old: str,
-                                               new: str, said: str) -> None:
-    # issue 25: the loader's advice on the usual YAML mistakes was English in Korean
-    path = tmp_path / "lesson.yaml"
-    path.write_text(GOOD.replace(old, new), encoding="utf-8")
-    (message,) = problems(path)
-    assert said in message, message
-    assert not any(word in message for word in ("quote", "indent", "never closed")), message
-
-
 def test_why_a_file_is_no_lesson_is_told_in_korean(korean: None, tmp_path: Path) -> None:
     from tutor import i18n
     from tutor.lesson.files import not_a_lesson
@@ -191,32 +149,3 @@ def test_why_a_file_is_no_lesson_is_told_in_korean(korean: None, tmp_path: Path)
     assert not_a_lesson(tmp_path / "one.yaml") == (
         "not a lesson file: a lesson has at least two of the top-level keys id, title, topic "
         "and steps (it has only `id:`)")
-
-
-def test_vary_s_checks_are_told_in_korean(korean: None, tmp_path: Path) -> None:
-    # issue 25: `vary:`'s messages (tutor/lesson/vary.py, vary_rules.py) were English
-    path = tmp_path / "l.yaml"
-    path.write_text("""\
-id: t/vary
-title: With {{n}}
-topic: t
-vary: {x: [1.0, 0.0], n: [2]}
-steps:
-  - code: |
-      a = {{x}}
-      b = {{y}}
-    predict:
-      - ask: What is a?
-        expect: a
-        kind: number
-        answer: "{{1 / x}}"
-""", encoding="utf-8")
-    said = problems(path)
-    assert "제목 안의 `{{...}}` 자리표시자는 채워지지 않습니다" in said[0], said
-    assert "{{y}}: `vary:` 아래에 선언되지 않은 이름 'y'입니다 (선언된 것: x, n)" in said, said
-    assert "x = 0.0, n = 2일 때 {{1 / x}}: 0으로 나눔" in said, said
-    path.write_text("id: t/vary\ntitle: T\ntopic: t\nvary: {x: [1, \"-\"]}\n"
-                    "steps:\n  - code: a = {{x}}\n", encoding="utf-8")
-    assert problems(path) == ["'-': 레슨이 바꿔 넣을 수 있는 값이 아닙니다. 숫자(2, -1.5, "
-                              "1e-3), True나 False, 또는 float64나 torch.float16 같은 이름을 "
-                              "쓰세요"]

@@ -166,6 +166,37 @@ def test_yaml_syntax_errors_say_how_to_fix_them(tmp_path: Path, old: str, new: s
     assert "YAML syntax error" in msg and where in msg and advice in msg, msg
 
 
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("        kind: number", "\t\tkind: number", "탭 문자입니다: YAML은 공백으로만 들여씁니다"),
+    ("expect: x", 'expect: "x', "따옴표로 시작한 이 값이 닫히지 않았습니다"),
+    ("answer: 0.60", 'answer: 0.60\n        wrong: ["a", "b"',
+     "'[' 괄호가 닫히지 않았거나 항목 사이에 쉼표가 없습니다: 빠진 ']'나 ','를 넣으세요"),
+    ("answer: 0.60", 'answer: 0.60\n        wrong: [tensor([1.]), "b"',
+     "그 항목을 따옴표로 감싸세요 (YAML은 [ ] { }와 ,를 자기 문법으로 읽습니다)"),
+    ("ask: What is x?", "ask: Note: what is x?", "여기에 뜻밖의 ': '가 있습니다"),
+    ("        kind: number", "      kind: number",
+     "이 줄이 8번째 줄 7번째 칸에서 시작하는 리스트와 들여쓰기가 맞지 않습니다"),
+    ("answer: 0.60", 'answer: "0.6" or so', "시작하는 매핑과 들여쓰기가 맞지 않습니다"),
+    ("ask: What is x?", "ask: `x`?", "값은 '`' 문자로 시작할 수 없습니다"),
+    ("title: One", "title One", "이 줄의 키 뒤에 ': '가 없습니다"),
+    ("expect: x", 'expect: "\\d+"', "`\\d` 같은 이스케이프는 없습니다"),
+    ("topic: autograd\n", 'topic: "autograd\nlevel: 1\nintro: "x"\n',
+     "다음 따옴표가 나오는 5번째 줄까지 이어집니다. 3번째 줄에 닫는 따옴표를 넣으세요"),
+])
+def test_yaml_syntax_errors_are_told_in_korean(tmp_path: Path, old: str, new: str,
+                                               said: str) -> None:
+    # issue 25: the loader's advice on the usual YAML mistakes was English in Korean
+    from tutor import i18n
+
+    i18n.set_language("ko")
+    try:
+        (message,) = problems(write(tmp_path, GOOD.replace(old, new)))
+    finally:
+        i18n.set_language("en")
+    assert said in message, message
+    assert not any(word in message for word in ("quote", "indent", "never closed")), message
+
+
 def test_a_quote_left_open_is_said_where_it_opens_not_where_it_fails(tmp_path: Path) -> None:
     # K4 (issue 25): `title: "Broken: unclosed` was reported 15 lines later as a line
     # out of line with its mapping (pyyaml reads on to the next quote, and fails there)

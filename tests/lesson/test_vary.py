@@ -169,19 +169,22 @@ def test_a_lesson_without_vary_is_untouched(tmp_path: Path) -> None:
     assert draw(lesson, "r") == () and variants_of(lesson) == [lesson]
 
 
+PLACEHOLDER_ERRORS = """\
+    vary: {x: [1.0, 0.0]}
+    steps:
+      - code: |
+          a = {{x}}
+          b = {{y}}
+        predict:
+          - ask: What is a?
+            expect: a
+            kind: number
+            answer: "{{1 / x}}"
+    """
+
+
 def test_loader_errors_point_at_the_placeholder(tmp_path: Path) -> None:
-    got = problems(tmp_path, """\
-        vary: {x: [1.0, 0.0]}
-        steps:
-          - code: |
-              a = {{x}}
-              b = {{y}}
-            predict:
-              - ask: What is a?
-                expect: a
-                kind: number
-                answer: "{{1 / x}}"
-        """)
+    got = problems(tmp_path, PLACEHOLDER_ERRORS)
     assert got == [
         "l.yaml:6:11: steps[0].code: {{y}}: 'y' is not declared under `vary:` (declared: x)",
         "l.yaml:13:17: steps[0].predict[0].answer: {{1 / x}} with x = 0.0: division by zero",
@@ -232,3 +235,21 @@ def test_the_json_schema_accepts_both_forms_and_refuses_others() -> None:
         jsonschema.validate({**base, "vary": vary}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**base, "vary": {"x": 2.0}}, schema)
+
+
+def test_vary_s_checks_are_told_in_korean(tmp_path: Path) -> None:
+    # issue 25: `vary:`'s messages (tutor/lesson/vary.py, vary_rules.py) were English
+    from tutor import i18n
+
+    i18n.set_language("ko")
+    try:
+        said = problems(tmp_path, PLACEHOLDER_ERRORS, title="With {{x}}")
+        bad_value = problems(tmp_path, 'vary: {x: [1, "-"]}\nsteps:\n  - code: a = {{x}}\n')
+    finally:
+        i18n.set_language("en")
+    assert any("제목 안의 `{{...}}` 자리표시자는 채워지지 않습니다" in p for p in said), said
+    assert any("{{y}}: `vary:` 아래에 선언되지 않은 이름 'y'입니다 (선언된 것: x)" in p
+               for p in said), said
+    assert any("x = 0.0일 때 {{1 / x}}: 0으로 나눔" in p for p in said), said
+    assert any("'-': 레슨이 바꿔 넣을 수 있는 값이 아닙니다. 숫자(2, -1.5, 1e-3), True나 False, "
+               "또는 float64나 torch.float16 같은 이름을 쓰세요" in p for p in bad_value), bad_value

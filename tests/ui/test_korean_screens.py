@@ -91,6 +91,28 @@ async def test_tutor_dev_speaks_korean(kernel, tmp_path: Path) -> None:
                "1단계 1번 문제부터 이어 갑니다" in notice, notice
 
 
+
+def memory_app(kernel, tutor_home):
+    """The app on the samples, and samples/memory opened (with full validation)."""
+    from tutor.lesson import load_catalog
+    from tutor.ui.app import TutorApp
+
+    catalog = load_catalog([SAMPLES], with_env=False, with_bundled=False)
+    tutor = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
+    lesson = catalog.opened("samples/memory")
+    assert lesson is not None
+    return tutor, lesson
+
+
+async def open_memory_at(pilot, tutor, lesson, kernel, start: tuple[int, int]) -> None:
+    """samples/memory's lesson screen at `start` (step, question), asking."""
+    from tutor.ui.screens.lesson import LessonScreen
+
+    await ready_catalog(pilot)
+    await tutor.push_screen(LessonScreen(lesson, kernel, start=start))
+    await wait_for(pilot, lambda: isinstance(tutor.screen, LessonScreen)
+                   and tutor.screen.mode == "asking", what=f"the question at {start}")
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 async def test_the_lesson_footer_fits_80_columns(kernel, tutor_home, lang: str) -> None:
     """On a question of a later step (the most keys: guess, catalog, hint, reveal,
@@ -100,20 +122,11 @@ async def test_the_lesson_footer_fits_80_columns(kernel, tutor_home, lang: str) 
     printed-output box's own line already names)."""
     from textual.widgets import Footer
 
-    from tutor.lesson import load_catalog
-    from tutor.ui.app import TutorApp
-    from tutor.ui.screens.lesson import LessonScreen
 
     i18n.set_language(lang)  # (the conftest's `english` speaks English again after)
-    catalog = load_catalog([SAMPLES], with_env=False, with_bundled=False)
-    tutor = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
-    lesson = catalog.opened("samples/memory")
-    assert lesson is not None
+    tutor, lesson = memory_app(kernel, tutor_home)
     async with tutor.run_test(size=(80, 24)) as pilot:
-        await ready_catalog(pilot)
-        await tutor.push_screen(LessonScreen(lesson, kernel, start=(1, 0)))
-        await wait_for(pilot, lambda: isinstance(tutor.screen, LessonScreen)
-                       and tutor.screen.mode == "asking", what="step 2's question")
+        await open_memory_at(pilot, tutor, lesson, kernel, (1, 0))
         await pilot.pause()
         shown = [b.key for _n, b, on, _t in tutor.screen.active_bindings.values()
                  if b.show and on]
@@ -130,20 +143,11 @@ async def test_the_verdict_footer_fits_80_columns(kernel, tutor_home, lang: str)
     scrolled sideways, cutting 'f1 도움말' to 'f1' in Korean and 'f1 Help' to 'f1 He'."""
     from textual.widgets import Footer
 
-    from tutor.lesson import load_catalog
-    from tutor.ui.app import TutorApp
-    from tutor.ui.screens.lesson import LessonScreen
 
     i18n.set_language(lang)
-    catalog = load_catalog([SAMPLES], with_env=False, with_bundled=False)
-    tutor = TutorApp(catalog=catalog, kernel=kernel, store=ProgressStore(tutor_home))
-    lesson = catalog.opened("samples/memory")
-    assert lesson is not None
+    tutor, lesson = memory_app(kernel, tutor_home)
     async with tutor.run_test(size=(80, 24)) as pilot:
-        await ready_catalog(pilot)
-        await tutor.push_screen(LessonScreen(lesson, kernel, start=(1, 1)))
-        await wait_for(pilot, lambda: isinstance(tutor.screen, LessonScreen)
-                       and tutor.screen.mode == "asking", what="step 2's last question")
+        await open_memory_at(pilot, tutor, lesson, kernel, (1, 1))
         await pilot.press(*"[0.]", "enter")
         await wait_for(pilot, lambda: tutor.screen.mode == "judged", what="the verdict")
         await pilot.pause()
