@@ -67,18 +67,18 @@ def _render_chops(self: Compositor, crop: Region,
                 continue
             line = chops[y]
             final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
-            # (the last cut is the end of the render: it starts no chop of its own)
+            if len(final_cuts) < 2:
+                continue  # (no chop of this widget on the line: the original draws none)
+            # the chops this widget starts (the last cut ends it), and which are still free
             free = [line.get(cut) is None for cut in final_cuts[:-1]]
-            divide_at = [cut for i, cut in enumerate(final_cuts[1:-1], 1)
-                         if free[i] != free[i - 1] or not free[i]]
-            ends = [*divide_at, final_cuts[-1]]
-            pieces: Iterable[Strip] = strip.divide([end - render_x for end in ends])
-            starts = [final_cuts[0], *divide_at]
-            for start, end, piece in zip(starts, ends, pieces, strict=False):
-                if line.get(start) is not None:
-                    continue  # (won by a widget in front)
-                line[start] = piece
-                for cut in final_cuts:  # the rest of the run: kept from widgets behind
-                    if start < cut < end and cut in line:
-                        line[cut] = empty
+            # one piece per run of free chops, and one per chop a widget in front won
+            bounds = [0, *(i for i in range(1, len(free)) if not (free[i] and free[i - 1])),
+                      len(free)]
+            pieces: Iterable[Strip] = strip.divide(
+                [final_cuts[b] - render_x for b in bounds[1:]])
+            for start, end, piece in zip(bounds, bounds[1:], pieces, strict=False):
+                if free[start]:
+                    line[final_cuts[start]] = piece
+                    for i in range(start + 1, end):  # the rest of the run: kept from
+                        line[final_cuts[i]] = empty  # the widgets behind
     return cast(Sequence[Mapping[int, Strip]], chops)
