@@ -122,18 +122,26 @@ def check_translations(lesson: Lesson) -> list[Problem]:
         lesson, data, lang))
 
 
-def check_pack_translations(pack: Pack, manifest: Path) -> list[Problem]:
+def check_pack_translations(pack: Pack, manifest: Path,
+                            topics: set[str] | None = None) -> list[Problem]:
     """Each translation beside a pack.yaml (`pack.ko.yaml`) holds its title and
-    description (if it has one), no other text, and the fingerprint of the English."""
+    description (if it has one), no other text, and the fingerprint of the English;
+    with `topics` (those its lessons have), it names those topics and no other
+    (`translation.topic_problems`: a topic without a name is a warning)."""
     from tutor.lesson import translation
 
-    return _translation_problems(manifest, lambda data, lang: translation.pack_problems(
-        pack, data, lang))
+    return _translation_problems(manifest, lambda data, lang: [
+        *((key, message, ERROR) for key, message in translation.pack_problems(
+            pack, data, lang)),
+        *((key, message, WARNING if warning else ERROR)
+          for key, message, warning in (translation.topic_problems(data, topics)
+                                        if topics is not None else []))])
 
 
 def _translation_problems(
         source: Path,
-        problems: Callable[[dict[str, Any], str], list[tuple[str, str]]]) -> list[Problem]:
+        problems: Callable[[dict[str, Any], str], list[tuple[str, str]]
+                           | list[tuple[str, str, str]]]) -> list[Problem]:
     from tutor.i18n import LANGUAGES
     from tutor.lesson import translation
 
@@ -149,8 +157,8 @@ def _translation_problems(
             out.append(Problem(name, 1, 1, "", _("this translation {why}").format(why=exc)))
             continue
         text = path.read_text(encoding="utf-8")
-        for key, message in problems(data, lang):
-            out.append(Problem(name, _key_line(text, key), 1, key, message))
+        for key, message, *severity in problems(data, lang):
+            out.append(Problem(name, _key_line(text, key), 1, key, message, *severity))
     return out
 
 
@@ -213,12 +221,11 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
         return list(exc.problems)
     stale = stale_modeline(manifest, text.split("\n", 1)[0])
     out = [Problem(name, 1, 1, "", stale, WARNING)] if stale else []
-    out += check_pack_translations(pack, manifest)
     files = list(lessons)
     mine = [f.lesson for f in files if f.lesson is not None
             and manifest.parent.resolve() in Path(f.lesson.file).resolve().parents]
     ids = {lesson.id for lesson in mine}
-    out += _topic_name_problems(manifest, {lesson.topic for lesson in mine})
+    out += check_pack_translations(pack, manifest, {lesson.topic for lesson in mine})
     broken = _broken_ids(manifest, files)  # files of the pack that do not load: their ids
     for i, lesson_id in enumerate(pack.lesson_order):
         if lesson_id in broken:  # (its file's own errors say what is wrong)
@@ -237,28 +244,6 @@ def _pack_problems(manifest: Path, lessons: Iterable[LintedFile]) -> list[Proble
             out.append(Problem(name, line, col, f"lessons[{i}]", message.format(
                 id=repr(lesson_id), close=repr(close[0]) if close else "", n=len(broken)),
                 WARNING))
-    return out
-
-
-def _topic_name_problems(manifest: Path, used: set[str]) -> list[Problem]:
-    """Each translation beside `manifest` names the topics its lessons have (`topics:`),
-    and no other (see `translation.topic_problems`)."""
-    from tutor.i18n import LANGUAGES
-    from tutor.lesson import translation
-
-    out = []
-    for lang in LANGUAGES:
-        path = translation.translation_path(manifest, lang)
-        if lang == "en" or not path.is_file():
-            continue
-        try:
-            data = translation.read(path)
-        except ValueError:
-            continue  # (said by check_pack_translations)
-        text = path.read_text(encoding="utf-8")
-        for key, message, warning in translation.topic_problems(data, used):
-            out.append(Problem(display_name(path), _key_line(text, key), 1, key, message,
-                               WARNING if warning else ERROR))
     return out
 
 

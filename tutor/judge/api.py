@@ -26,7 +26,7 @@ from .reading.phrases import hedges
 from .reading.predictions import ChoiceP, NumP, Pred
 from .reading.words import _text_key, text_key
 from .reading.words import choice_marks as choice_marks  # re-exported
-from .reading.words import says_nothing_printed as _says_nothing_printed
+from .reading.words import says_nothing_printed as says_nothing_printed  # re-exported
 from .registry import REGISTRY, Kind, gives_an_item, is_right, judged, live_choice
 from .showing.display import show
 from .showing.render import how_to, invalid_message, render
@@ -40,12 +40,6 @@ def _kind(spec: JudgeSpec) -> Kind:
         raise InvalidPrediction("This prompt has an unknown kind ", Fill(repr(spec.kind)), ".",
                                 how=False)
     return kind
-
-
-def says_nothing_printed(text: str) -> bool:
-    """"nothing", "no output", 출력 없음: a prediction that no output comes (the Korean
-    words read as in `parse`)."""
-    return _says_nothing_printed(text)
 
 
 def parse(spec: JudgeSpec, text: str) -> Pred:

@@ -179,7 +179,7 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
     opened = exc.context_mark
     lines = text.split("\n")
     here = lines[line - 1][col - 1:col] if 0 < line <= len(lines) else ""
-    runaway = _runaway_quote(text, line)
+    runaway = _runaway_quote(text, lines, line)
     if runaway is not None:  # `title: "Broken: unclosed`, met lines later
         start, end = runaway
         return start[0], start[1], _(
@@ -245,7 +245,8 @@ def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
 _KEY_LINE = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w-]*:(?:\s|$)")
 
 
-def _runaway_quote(text: str, error_line: int) -> tuple[tuple[int, int], int] | None:
+def _runaway_quote(text: str, lines: list[str],
+                   error_line: int) -> tuple[tuple[int, int], int] | None:
     """A quoted value opened on one line and closed lines later, at or before the line
     of the error, with a line in between that reads as a key (`topic: x`): a quote left
     open (pyyaml reads on to the next quote, and fails there).  ((line, column) where it
@@ -258,7 +259,7 @@ def _runaway_quote(text: str, error_line: int) -> tuple[tuple[int, int], int] | 
             if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'") \
                     and token.end_mark.line > token.start_mark.line \
                     and token.end_mark.line + 2 >= error_line:  # (it ends where it fails)
-                inside = text.split("\n")[token.start_mark.line + 1:token.end_mark.line]
+                inside = lines[token.start_mark.line + 1:token.end_mark.line]
                 if any(_KEY_LINE.match(line) for line in inside):
                     found = ((token.start_mark.line + 1, token.start_mark.column + 1),
                              token.end_mark.line + 1)

@@ -163,8 +163,8 @@ def topic_problems(data: dict[str, Any], used: set[str]) -> list[tuple[str, str,
     is a warning."""
     text = data.get("text")
     raw = text.get(TOPICS) if isinstance(text, dict) else None
-    pairs = _topic_pairs(raw) or ()
-    if raw is not None and not pairs and raw != {}:
+    pairs = _topic_pairs(raw) if raw is not None else ()
+    if pairs is None:
         return []  # (not a mapping of names: `pack_problems` says so)
     named = {topic for topic, _name in pairs}
     out = [(f"text.{TOPICS}.{topic}", _("extra: no lesson of the pack has the topic `{topic}` "

@@ -55,13 +55,11 @@ def english(text: str, kind: str = "bool") -> str:
     none and empty; printed output and a choice none (a program may print 네 or 아무것도
     안 나옴 itself; whether printed output was said to be nothing is `says_nothing_printed`,
     and a choice's labels are matched as they are)."""
-    if kind == "choice" or not any("\uac00" <= c <= "\ud7a3" for c in text):
-        return text
+    if kind in ("choice", "stdout") or not any("\uac00" <= c <= "\ud7a3" for c in text):
+        return text  # (a program may print 네 or 아무것도 안 나옴 itself)
     said = _english(text)
     if kind in _WORDED:
         return said
-    if kind == "stdout":  # kept as typed: a program may print 아무것도 안 나옴 itself
-        return text
     return said if said.rstrip("?") in _NONE_FORMS else text
 
 

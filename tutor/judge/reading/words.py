@@ -369,7 +369,8 @@ def read_exception_pred(text: str) -> ExcP:
 
 
 def says_nothing_printed(text: str) -> bool:
-    """"nothing", "no output", "it prints nothing": a prediction that no output comes."""
+    """"nothing", "no output", "it prints nothing", 출력 없음: a prediction that no
+    output comes."""
     t = text.strip()
     said = collapse(strip_noise(t)).casefold() if len(t) <= 200 else ""
     return bool(said) and (STDOUT_EMPTY.fullmatch(said) is not None
