@@ -140,22 +140,13 @@ def _label_key(text: str) -> str:
     return text_key(text.replace("`", ""))
 
 
-def as_shown(prompt: Prompt, value: str) -> str:
-    """A choice as the learner saw it: its translated label where the lesson is shown
-    in a translation (`value` is a choice as judged, or any other text, kept)."""
-    for label, choice in zip(prompt.labels, prompt.choices, strict=False):
-        if value == choice:
-            return plain_inline(label)  # (as the list of choices shows it)
-    return value
-
-
 def picked(prompt: Prompt, text: str) -> str:
     """A choice answer said back as the choice it picks, as the list shows it (its
     translated label where there is one): `1` -> `같은 메모리를 씁니다`.  Text that picks
     no choice is kept as typed."""
     index = chosen(prompt.spec, text)
     if index is None:
-        return as_shown(prompt, text)
+        return text
     shown = prompt.labels[index] if index < len(prompt.labels) else prompt.choices[index]
     return plain_inline(shown)
 
