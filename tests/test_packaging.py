@@ -102,8 +102,15 @@ def test_the_release_commands_build_and_check(tmp_path: Path) -> None:
     commands = _console(RELEASING)
     assert [c for c, _ in commands][1:] == ["python -m build", "twine check --strict dist/*"]
     copy = tmp_path / "tutor"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", ".*_cache", ".tutor*"))
+    skip = shutil.ignore_patterns(
+        ".git", "dist", "build", "*.egg-info", "__pycache__", ".*_cache", ".tutor*")
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        # a checkout holds no virtual environment: not .venv, not CI's .ci-venv (torch,
+        # 1 GB: copying it and walking it in `python -m build` took this test 3 minutes)
+        return skip(folder, names) | {n for n in names if (Path(folder, n, "pyvenv.cfg")).exists()}
+
+    shutil.copytree(ROOT, copy, ignore=ignore)
     venv = tmp_path / "venv"
     base = Path(sys._base_executable).parent  # noqa: SLF001 - the Python this venv came from
     subprocess.run([str(base / "python3"), "-m", "venv", str(venv)], check=True, timeout=300)
@@ -125,6 +132,16 @@ def test_the_release_commands_build_and_check(tmp_path: Path) -> None:
     sdist, wheel = sorted((copy / "dist").glob("pytorch_tutor-*"), key=lambda p: p.suffix)
     assert wheel.suffix == ".whl" and sdist.name.endswith(".tar.gz")
     assert "tutor/_bundled_lessons/samples/accumulate.yaml" in zipfile.ZipFile(wheel).namelist()
+
+
+def test_virtual_environments_in_a_checkout_stay_out_of_the_sdist() -> None:
+    """`python -m build` packs every file git does not ignore into the sdist: the
+    environments the README and .ci/run make in the checkout (torch, 1 GB) must be ignored."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    for venv in (".venv", ".ci-venv"):
+        proc = subprocess.run(["git", "check-ignore", "-q", f"{venv}/torch.py"], cwd=ROOT)
+        assert proc.returncode == 0, f"{venv}/ is not in .gitignore: an sdist built here would pack it"
 
 
 def test_the_release_workflow_uses_trusted_publishing_and_checks_first() -> None:
