@@ -141,7 +141,7 @@ def test_virtual_environments_in_a_checkout_stay_out_of_the_sdist() -> None:
         pytest.skip("not a git checkout")
     for venv in (".venv", ".ci-venv"):
         proc = subprocess.run(["git", "check-ignore", "-q", f"{venv}/torch.py"], cwd=ROOT)
-        assert proc.returncode == 0, f"{venv}/ is not in .gitignore: an sdist built here would pack it"
+        assert proc.returncode == 0, f"{venv}/ is not git-ignored: an sdist built here packs it"
 
 
 def test_the_release_workflow_uses_trusted_publishing_and_checks_first() -> None:
