@@ -16,8 +16,9 @@ and the pytest plugin use): a worker that a run left unchanged serves the next r
 (tutor/kernel/reuse.py; test_reuse.py tests the rule), so most tests' runs do not pay
 a torch import.  The interactive kernel (a fresh worker per run, the optimizers warmed
 up) is tested by its own kernels (test_platform.py, test_reuse.py).
-`own_kernel`'s zygotes (tests that kill or restart them) leave the optimizers'
-warm-up out (`Kernel(optimizers=False)`).
+The shared spawn-mode kernel and `own_kernel`'s zygotes (tests that kill or restart
+them) leave the optimizers' warm-up out (`Kernel(optimizers=False)`); the warm batch
+is test_reuse.py's and test_platform.py's.
 """
 
 from __future__ import annotations
@@ -41,8 +42,11 @@ def _started(mode: str, *, optimizers: bool = True) -> Iterator[Kernel]:
 
 @pytest.fixture(scope="session", params=MODES)
 def kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
-    """A started kernel per mode, shared by the session (tests must not kill it)."""
-    yield from _started(request.param)
+    """A started kernel per mode, shared by the session (tests must not kill it).  In
+    spawn mode its workers leave the optimizers' warm-up out, as `tutor check`'s do for
+    lessons that make no optimizer: most tests here retire the worker they ran on (a
+    fault, a kill, a limit), and each warm-up cost another 1.2 s of CPU."""
+    yield from _started(request.param, optimizers=request.param == "fork")
 
 
 @pytest.fixture(params=MODES)
