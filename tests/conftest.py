@@ -18,29 +18,6 @@ DATA = Path(__file__).resolve().parent / "data"
 collect_ignore = ["data"]
 
 
-# The order tests are handed out in (`pytest -n auto --dist worksteal` gives each worker
-# a contiguous half, then lets an idle worker take half of another's queue).  tests/ui
-# first: its apps wait on Pilot and on terminals and leave most of a core idle, so they
-# run beside tests/kernel (several processes a test) rather than beside each other at
-# the end; the 3,770 quick judge tests just before tests/kernel put the halves' border
-# there.  Within an area the order is pytest's.
-ORDER = ["ui", "authoring", "i18n", "pictures", "progress", "", "lessons", "lesson",
-         "judge", "kernel"]
-
-
-def area(item: pytest.Item) -> str:
-    """The folder under tests/ that holds `item` ("" for the files in tests/ itself)."""
-    parts = Path(str(item.path)).parts
-    under = parts[parts.index("tests") + 1:] if "tests" in parts else ()
-    return under[0] if len(under) > 1 else ""
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: at for at, name in enumerate(ORDER)}
-    items.sort(key=lambda item: rank.get(area(item), len(ORDER)))
-
-
 @pytest.fixture(scope="session", autouse=True)
 def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """`tutor play` records progress: no test (nor a `tutor` it starts) may write the
