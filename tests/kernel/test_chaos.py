@@ -113,19 +113,28 @@ HOSTILE_GOOD = {
     # a first use of torch that loads hundreds of modules (not counted as the step's time)
     "deterministic": Fault("torch.use_deterministic_algorithms(True)\nx = 3", "", most=5),
 }
-# spawn mode: a lesson's siblings are the pool's workers (idle: not in a lesson's directory)
+# spawn mode: a lesson's siblings are the pool's workers (idle: not in a lesson's
+# directory).  A worker just lent to another lesson is outside one until its run's start
+# reaches it: only siblings still outside one a moment later are idle.
 SIBLINGS = textwrap.dedent("""\
-    import os, signal
-    for name in os.listdir('/proc'):
-        try:
-            pid = int(name)
-            stat = open(f'/proc/{pid}/stat').read()
-            cwd = os.readlink(f'/proc/{pid}/cwd')
-        except (ValueError, OSError):
-            continue
-        if pid != os.getpid() and int(stat.rsplit(')', 1)[1].split()[1]) == os.getppid() \\
-                and 'tutor-lesson-' not in cwd:
-            os.kill(pid, signal.{sig})
+    import os, signal, time
+    def idle_siblings():
+        found = set()
+        for name in os.listdir('/proc'):
+            try:
+                pid = int(name)
+                stat = open(f'/proc/{pid}/stat').read()
+                cwd = os.readlink(f'/proc/{pid}/cwd')
+            except (ValueError, OSError):
+                continue
+            if pid != os.getpid() and int(stat.rsplit(')', 1)[1].split()[1]) == os.getppid() \\
+                    and 'tutor-lesson-' not in cwd:
+                found.add(pid)
+        return found
+    first = idle_siblings()
+    time.sleep(0.3)
+    for pid in first & idle_siblings():
+        os.kill(pid, signal.{sig})
     x = 3
 """)
 SPAWN_GOOD = {
