@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -109,6 +110,12 @@ def test_progress_and_review_in_korean(home, monkeypatch, capsys) -> None:
     assert main(["--lang", "ko", "progress", "--path", LESSONS]) == 0
     out = capsys.readouterr().out
     assert "✓ ui/basics" in out and "완료" in out and "진행 기록 데이터베이스:" in out, out
+    # each count a phrase of its own, the number where Korean puts it (was `4 답 50% 정답`)
+    row = next(line for line in out.splitlines() if "✓ ui/basics" in line)
+    assert re.search(r"답 \d+개 +정답률 \d+% +힌트 \d+개", row), row
+    columns = [i18n.width(line[:line.index("정답률")]) for line in out.splitlines()
+               if line.startswith("  ") and "정답률" in line]  # (in terminal cells)
+    assert len(columns) > 3 and len(set(columns)) == 1, out  # (the same width in every row)
     assert main(["review", "--lang", "ko", "--path", LESSONS]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "다시 풀 문제 2개 (틀렸거나 정답을 봤고, 그 뒤로 맞히지 못한 문제):" in out, out

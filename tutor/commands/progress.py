@@ -8,9 +8,9 @@ import sys
 
 from tutor.commands.common import add_path_option, catalog_for
 from tutor.course import course_lessons
-from tutor.i18n import _, ngettext, pack_title, pad, status_word
+from tutor.i18n import _, ngettext, pack_title, pad, status_word, width
 from tutor.markup import plain_inline
-from tutor.progress import Calibration, Day, ProgressStore, first_answers, summarize
+from tutor.progress import Calibration, Day, LessonSummary, ProgressStore, first_answers, summarize
 from tutor.progress.answers import count_answers
 
 MARKS = {"new": " ", "tried": "~", "done": "✓", "perfect": "★"}
@@ -55,22 +55,19 @@ def run(args: argparse.Namespace) -> int:
             "history": [{"day": d.day.isoformat(), "answers": d.answers, "right": d.right,
                          "reviews": d.reviews} for d in days]}, indent=2))
     else:
-        width = max((len(r.lesson) for r in rows), default=10)
         title_of = {x.id: plain_inline(x.title) for x in catalog.lessons}  # no Markdown marks
+        table = [[r.lesson, status_word(r.status), *counts(r)] for r in rows]
+        widths = [max((width(line[at]) for line in table), default=0) for at in range(5)]
         current = None
-        for r in rows:
+        for r, line in zip(rows, table, strict=True):
             pack = catalog.pack_of.get(r.lesson)
             heading = (pack_title(pack.title, pack.lang) if pack
                        else _("(lessons not found in the catalog)"))
             if heading != current:
                 current = heading
                 print(f"\n{heading}")
-            acc = f"{r.accuracy:4.0%}" if r.accuracy is not None else "   -"
-            print(f"  {MARKS[r.status]} {r.lesson:<{width}}  {pad(status_word(r.status), 7)}  "
-                  f"{r.attempts:3d} {pad(ngettext('answer', 'answers', r.attempts), 7)}  "
-                  f"{acc} {_('right')}  "
-                  f"{r.hints:2d} {pad(ngettext('hint', 'hints', r.hints), 5)}  "
-                  f"{title_of.get(r.lesson, '')}")
+            print(f"  {MARKS[r.status]} " + "  ".join(map(pad, line, widths))
+                  + f"  {title_of.get(r.lesson, '')}")
         course = {x.id for x in course_lessons(catalog)}  # as the app counts: no samples
         counted = [r for r in rows if r.lesson in course]
         done = sum(r.status in ("done", "perfect") for r in counted)
@@ -101,6 +98,15 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         print(_("note: {text}").format(text=problems), file=sys.stderr)
     return 0
+
+
+def counts(r: LessonSummary) -> list[str]:
+    """A lesson's answers, accuracy and hints, each a phrase of its own (`3 answers`,
+    `67% right`, `1 hint`), so that a language puts its words around the number."""
+    accuracy = f"{r.accuracy:.0%}" if r.accuracy is not None else "-"
+    return [ngettext("{n} answer", "{n} answers", r.attempts).format(n=r.attempts),
+            _("{percent} right").format(percent=accuracy),
+            ngettext("{n} hint", "{n} hints", r.hints).format(n=r.hints)]
 
 
 def confidence_line(c: Calibration) -> str:
