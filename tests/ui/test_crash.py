@@ -24,9 +24,16 @@ async def test_lesson_process_killed_between_steps_is_rebuilt(kernel, make_app) 
         screen = await open_first_lesson(pilot)
         await pilot.press(*"12", "enter", "n", *"a, b, c", "enter")
         old_pid = screen.run.session.pid
+        shown: list[str] = []
+        show_failure = screen.show_failure
+        screen.show_failure = lambda text, **kw: (shown.append(str(text)),  # type: ignore
+                                                  show_failure(text, **kw))
         os.kill(old_pid, signal.SIGKILL)  # the lesson's process dies while the learner reads
         await pilot.press("n")  # step 2 cannot run in the dead process
         await wait_for(pilot, lambda: screen.mode == "asking", what="the rebuilt step")
+        # what stopped is said once: `Step 2 crashed: the lesson's process … Restarting it…`
+        told = next(text for text in shown if "Restarting it" in text)
+        assert told.startswith("Step 2 ") and told.count("lesson's process") == 1, told
         assert screen.run.session.pid != old_pid and screen.run.session.alive
         assert any("Kernel trouble" in str(n.message) for n in app._notifications)
         assert failure_text(screen) == ""  # cleared once the rebuild worked
@@ -43,7 +50,9 @@ async def test_repl_in_a_dead_process_rebuilds_the_namespace(kernel, make_app) -
         await wait_for(pilot, lambda: not screen.repl_running and not screen.rebuilding,
                        what="the crash and the rebuild")
         log = " ".join(str(w.render()) for w in screen.repl.query(".repl-entry"))
-        assert "died" in log and "exited with code 3" in log
+        # what died is said once: `The lesson's process exited with code 3. Restarting…`
+        assert "The lesson's process exited with code 3. Restarting it" in log, log
+        assert log.count("lesson's process") == 1, log
         await wait_for(pilot, lambda: screen.run.session is not None
                        and screen.run.session.alive, what="a new process")
         screen.query_one("#repl-input").insert("names")

@@ -612,10 +612,10 @@ class LessonScreen(TutorScreen[None]):
             died = session is None or not session.alive
             if died and not self.auto_rebuilt:
                 self.auto_rebuilt = True
-                self.show_failure(_("The lesson's process stopped: {why}. Restarting it and "
-                                    "re-running steps 1–{n}…").format(
-                                        why=outcome.failure, n=flow.step_index + 1),
-                                  tone="-waiting")
+                # (the failure says what stopped: `step 2 crashed: the lesson's process…`)
+                why = outcome.failure.rstrip(".")
+                self.show_failure(_("{why}. Restarting it and re-running steps 1–{n}…").format(
+                    why=why[:1].upper() + why[1:], n=flow.step_index + 1), tone="-waiting")
                 self.notify(_("Kernel trouble: {why}. Rebuilding the lesson…").format(
                     why=outcome.failure), severity="warning", timeout=6, markup=False)
                 self.rebuild(quiet=True)

@@ -213,9 +213,11 @@ class Repl(Vertical):
         try:
             reply = session.repl(code, timeout=None)
         except SessionDied as exc:
+            # (what died is in the error: `the lesson's process exited with code 3`)
+            said = str(exc).rstrip(".")
             self.app.call_from_thread(self.died, _(
-                "The lesson's process died: {error}. Restarting it and re-running the "
-                "steps…").format(error=exc))
+                "{error}. Restarting it and re-running the steps…").format(
+                    error=said[:1].upper() + said[1:]))
             return
         except StepTimeout as exc:
             if session.alive:
