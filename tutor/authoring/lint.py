@@ -327,6 +327,11 @@ def lint_paths(paths: Sequence[Path], *, others: Sequence[Path] = (),
     for f in linted:
         report.problems += f.problems
     for manifest in found_manifests:
-        report.problems += _pack_problems(manifest, linted)
+        pack_dir = manifest.parent.resolve()
+        its = [f for f in linted if pack_dir in Path(f.file).resolve().parents]
+        if not its:  # a pack.yaml named alone: its lessons are read (not reported) for
+            # what the manifest is checked against: their ids, and their topics
+            its = [lint_lesson_file(file) for file in lesson_files(manifest.parent)]
+        report.problems += _pack_problems(manifest, its)
     report.problems.sort(key=lambda p: (p.file, p.line, p.col, p.path))
     return report

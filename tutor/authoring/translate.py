@@ -1,4 +1,4 @@
-"""`tutor translate`: start a lesson's translation, or bring one in line with its lesson.
+"""`tutor translate`: start a lesson's (or a pack's) translation, or bring one in line.
 
 A new translation file holds the lesson's English texts in the shape the format wants
 (docs/translating.md), for the translator to replace one by one, and `source: ""`:
@@ -9,7 +9,9 @@ so a file still in English cannot pass for a finished translation.
 .hint`) the lesson still has, adds the English of each new text, drops texts the
 lesson no longer has, and says which places changed.  Which English texts were
 *edited* in place it cannot know (the file keeps only their fingerprint): `git diff` of
-the lesson file shows them.  Pure: reads and returns data; the command writes files.
+the lesson file shows them.  A pack's translation (`pack.ko.yaml`) is drafted the same
+way from its pack.yaml's title and description, with a name for each topic its lessons
+have (`draft_pack`).  Pure: reads and returns data; the command writes files.
 """
 
 from __future__ import annotations
@@ -21,8 +23,14 @@ from typing import Any
 
 import yaml
 
-from tutor.lesson.model import Lesson
-from tutor.lesson.translation import fingerprint, source_texts
+from tutor.lesson.model import Lesson, Pack
+from tutor.lesson.translation import (
+    PACK_TRANSLATES,
+    TOPICS,
+    fingerprint,
+    pack_source_texts,
+    source_texts,
+)
 
 HEADER = """\
 {modeline}# The {lang} texts of {name} (docs/translating.md): `source:` is the fingerprint of
@@ -54,6 +62,32 @@ def draft(lesson: Lesson, lang: str, old: dict[str, Any] | None = None) -> Draft
                 and not result.added and not result.dropped)
     result.data = {"translates": lesson.id, "lang": lang, "source": now if finished else "",
                    "text": text}
+    return result
+
+
+def draft_pack(pack: Pack, topics: set[str], lang: str,
+               old: dict[str, Any] | None = None) -> Draft:
+    """The translation of `pack` (its pack.yaml) into `lang` to write, as `draft` does
+    for a lesson: its title and description, and `topics:` naming each topic of
+    `topics` (those its lessons have; in English, the topic as written, until
+    translated).  With `old`, its texts and names are kept where the place remains; a
+    name for a topic no lesson has any more is dropped."""
+    source = pack_source_texts(pack)
+    result = Draft({})
+    old_text = old.get("text") if old else None
+    old_text = old_text if isinstance(old_text, dict) else None
+    text = _merge(source, {k: v for k, v in old_text.items() if k != TOPICS}
+                  if old_text is not None else None, "text", result)
+    old_names = old_text.get(TOPICS) if old_text is not None else None
+    names = _merge({topic: topic for topic in sorted(topics)},
+                   old_names if isinstance(old_names, dict) else None, f"text.{TOPICS}", result)
+    if names:
+        text[TOPICS] = names
+    now = fingerprint(source)  # (the names are not fingerprinted: lint checks them)
+    finished = (old is not None and old.get("source") == now
+                and not result.added and not result.dropped)
+    result.data = {"translates": PACK_TRANSLATES, "lang": lang,
+                   "source": now if finished else "", "text": text}
     return result
 
 
@@ -107,13 +141,16 @@ _Dumper.add_representer(str, _str)
 def render(data: dict[str, Any], lesson_file: Path, lang: str) -> str:
     """The file's text: the header comment, then the data (block scalars for texts of
     several lines, Unicode as it is, keys in the format's order).  Inside tutor's own
-    tree the first line points editors at the packaged translation schema."""
+    tree the first line points editors at the packaged translation schema (a pack's
+    own for a pack.yaml's translation)."""
     from tutor.authoring.schema import MODELINE_PREFIX, PACKAGED, in_tutor_tree
 
     directory = lesson_file.resolve().parent
     modeline = ""
     if in_tutor_tree(directory):
-        schema = PACKAGED.with_name("translation.schema.json")
+        schema = PACKAGED.with_name("pack-translation.schema.json"
+                                    if data.get("translates") == PACK_TRANSLATES
+                                    else "translation.schema.json")
         modeline = MODELINE_PREFIX + os.path.relpath(schema, directory).replace(os.sep, "/") + "\n"
     body = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=10**6,
                      default_flow_style=False)
