@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Footer, Markdown
 
 from tutor.i18n import N_, _
 from tutor.ui.text import translate_bindings, translated
@@ -91,3 +91,4 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Markdown(_(HELP))
+        yield Footer()  # its own keys: the screen's below do nothing while it is open
