@@ -18,35 +18,6 @@ DATA = Path(__file__).resolve().parent / "data"
 collect_ignore = ["data"]
 
 
-# The order xdist hands tests out in (`-n auto --dist worksteal`: each worker gets a
-# contiguous half of this order, then an idle worker takes the back half of the other's
-# queue).  Each half ends with a share of the 3,770 judge tests (milliseconds each), so
-# that both workers end on tests that split finely instead of one of them finishing a
-# long test (a terminal, an app) while the other has nothing left.  Within an area the
-# order is pytest's.
-FIRST = ("authoring", "i18n", "kernel", "lesson", "pictures", "progress")
-FINE = "judge"
-
-
-def _area(item: pytest.Item) -> str:
-    """The folder under tests/ that holds `item` ("" for tests/'s own files)."""
-    parts = Path(str(item.path)).parts
-    under = parts[parts.index("tests") + 1:] if "tests" in parts else ()
-    return under[0] if len(under) > 1 else ""
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    fine = [item for item in items if _area(item) == FINE]
-    if not fine:
-        return
-    rest = [item for item in items if _area(item) != FINE]
-    first = [item for item in rest if _area(item) in FIRST]
-    second = [item for item in rest if _area(item) not in FIRST]
-    half = len(fine) // 2
-    items[:] = first + fine[:half] + second + fine[half:]
-
-
 @pytest.fixture(scope="session", autouse=True)
 def no_real_progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """`tutor play` records progress: no test (nor a `tutor` it starts) may write the
