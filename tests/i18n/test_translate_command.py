@@ -215,3 +215,15 @@ def test_update_of_a_pack_translation_keeps_names_adds_new_topics_drops_gone_one
     assert "+ text.topics.views: new, in English" in out
     assert "- text.topics.gone: dropped (the pack has no such text or topic now); it was: " \
         "사라진 주제" in out
+
+
+def test_update_of_a_translation_never_finished_says_to_finish_it(
+        lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A started translation (`source: ""`) brought in line is not one whose English
+    changed: the next step is to translate it, not to look for what changed."""
+    assert main(["translate", "ko", str(lesson)]) == 0
+    capsys.readouterr()
+    assert main(["translate", "--update", "ko", str(lesson)]) == 0
+    out = capsys.readouterr().out
+    assert "next: translate the English texts" in out, out
+    assert "changed since" not in out, out

@@ -137,7 +137,7 @@ def _write(file: Path, lang: str, update: bool,
                               "it was: {text}") if pack else
                             _("{place}: dropped (the lesson has no such text now); "
                               "it was: {text}")).format(place=place, text=text))
-    if made.added:
+    if made.added or (old is not None and not old.get("source")):  # (or never finished)
         print("    " + _("next: translate the English texts, then `tutor lint {file}` "
                          "prints the fingerprint to set as `source:`").format(file=file))
     elif not made.data["source"]:
