@@ -26,6 +26,13 @@ def plain(text: str, style: str = "") -> Content:
     return Content.styled(clean, style) if style else Content(clean)
 
 
+def opening(clause: str) -> str:
+    """`clause` (a failure as the kernel tells it: `the lesson's process exited with code
+    3.`) as the start of a sentence the caller goes on with: capitalised, no full stop."""
+    clause = clause.rstrip(".")
+    return clause[:1].upper() + clause[1:]
+
+
 # Textual's own words that the app shows: the palette key's description in the footer
 # (ctrl+p), the palette's placeholder, and its system commands (title, help), in the
 # Textual this project pins; one Textual adds or rewords shows in English until added

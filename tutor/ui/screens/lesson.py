@@ -39,7 +39,7 @@ from tutor.pictures import ShowSpec
 from tutor.ui.messages import OpenLesson, StepRan
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.done import LessonDone, ReviewDone
-from tutor.ui.text import plain
+from tutor.ui.text import opening, plain
 from tutor.ui.widgets.answer import AnswerBox, QuestionPane
 from tutor.ui.widgets.code_pane import CodePane, Fold, numbered
 from tutor.ui.widgets.inline import inline, title
@@ -613,9 +613,8 @@ class LessonScreen(TutorScreen[None]):
             if died and not self.auto_rebuilt:
                 self.auto_rebuilt = True
                 # (the failure says what stopped: `step 2 crashed: the lesson's process…`)
-                why = outcome.failure.rstrip(".")
                 self.show_failure(_("{why}. Restarting it and re-running steps 1–{n}…").format(
-                    why=why[:1].upper() + why[1:], n=flow.step_index + 1), tone="-waiting")
+                    why=opening(outcome.failure), n=flow.step_index + 1), tone="-waiting")
                 self.notify(_("Kernel trouble: {why}. Rebuilding the lesson…").format(
                     why=outcome.failure), severity="warning", timeout=6, markup=False)
                 self.rebuild(quiet=True)

@@ -38,7 +38,7 @@ from tutor.kernel.words import translated, translated_output
 from tutor.pictures import ShowSpec, parse_show, render
 from tutor.safetext import sanitize
 from tutor.ui.messages import WorkerChanged
-from tutor.ui.text import plain, translate_bindings
+from tutor.ui.text import opening, plain, translate_bindings
 from tutor.ui.widgets.picture import inspect_live, picture_content
 
 MAX_LINES = 40
@@ -214,10 +214,9 @@ class Repl(Vertical):
             reply = session.repl(code, timeout=None)
         except SessionDied as exc:
             # (what died is in the error: `the lesson's process exited with code 3`)
-            said = str(exc).rstrip(".")
             self.app.call_from_thread(self.died, _(
                 "{error}. Restarting it and re-running the steps…").format(
-                    error=said[:1].upper() + said[1:]))
+                    error=opening(str(exc))))
             return
         except StepTimeout as exc:
             if session.alive:
