@@ -55,14 +55,19 @@ def draft(lesson: Lesson, lang: str, old: dict[str, Any] | None = None) -> Draft
     result = Draft({})
     old_text = old.get("text") if old else None
     text = _merge(source, old_text if isinstance(old_text, dict) else None, "text", result)
-    now = fingerprint(source)
-    # the fingerprint only where the translation was finished for these very English
-    # texts and nothing moved: else "" (lint reports it until the translator sets it)
-    finished = (old is not None and old.get("source") == now
-                and not result.added and not result.dropped)
-    result.data = {"translates": lesson.id, "lang": lang, "source": now if finished else "",
-                   "text": text}
+    result.data = _data(lesson.id, lang, fingerprint(source), text, old, result)
     return result
+
+
+def _data(translates: str, lang: str, now: str, text: Any, old: dict[str, Any] | None,
+          made: Draft) -> dict[str, Any]:
+    """A translation file's data: the fingerprint `now` only where the old translation
+    was finished for these very English texts and nothing moved; else "" (lint reports
+    it until the translator sets it)."""
+    finished = (old is not None and old.get("source") == now
+                and not made.added and not made.dropped)
+    return {"translates": translates, "lang": lang, "source": now if finished else "",
+            "text": text}
 
 
 def draft_pack(pack: Pack, topics: set[str], lang: str,
@@ -83,11 +88,8 @@ def draft_pack(pack: Pack, topics: set[str], lang: str,
                    old_names if isinstance(old_names, dict) else None, f"text.{TOPICS}", result)
     if names:
         text[TOPICS] = names
-    now = fingerprint(source)  # (the names are not fingerprinted: lint checks them)
-    finished = (old is not None and old.get("source") == now
-                and not result.added and not result.dropped)
-    result.data = {"translates": PACK_TRANSLATES, "lang": lang,
-                   "source": now if finished else "", "text": text}
+    # (the names are not fingerprinted: lint checks them against the lessons)
+    result.data = _data(PACK_TRANSLATES, lang, fingerprint(source), text, old, result)
     return result
 
 

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         title_of = {x.id: plain_inline(x.title) for x in catalog.lessons}  # no Markdown marks
         table = [[r.lesson, status_word(r.status), *counts(r)] for r in rows]
-        widths = [max((width(line[at]) for line in table), default=0) for at in range(5)]
+        widths = [max(map(width, column)) for column in zip(*table, strict=True)]
         current = None
         for r, line in zip(rows, table, strict=True):
             pack = catalog.pack_of.get(r.lesson)

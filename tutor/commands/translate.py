@@ -62,10 +62,7 @@ def _lesson(file: Path, lang: str, update: bool) -> bool:
     try:
         lesson = load_lesson(file)
     except LessonError as exc:
-        print(_("tutor translate: {file} does not load, so it cannot be translated "
-                "(`tutor lint` says why):\n{error}").format(file=file, error=exc),
-              file=sys.stderr)
-        return False
+        return _unloadable(file, exc)
     return _write(file, lang, update, lambda old: draft(lesson, lang, old))
 
 
@@ -78,10 +75,7 @@ def _pack(manifest: Path, lang: str, update: bool) -> bool:
     try:
         pack = load_pack(manifest, lang=ENGLISH)
     except LessonError as exc:
-        print(_("tutor translate: {file} does not load, so it cannot be translated "
-                "(`tutor lint` says why):\n{error}").format(file=manifest, error=exc),
-              file=sys.stderr)
-        return False
+        return _unloadable(manifest, exc)
     topics = set()
     for file in lesson_files(manifest.parent):  # (those that do not load have no topic)
         try:
@@ -89,6 +83,13 @@ def _pack(manifest: Path, lang: str, update: bool) -> bool:
         except LessonError:
             pass
     return _write(manifest, lang, update, lambda old: draft_pack(pack, topics, lang, old))
+
+
+def _unloadable(file: Path, error: Exception) -> bool:
+    print(_("tutor translate: {file} does not load, so it cannot be translated "
+            "(`tutor lint` says why):\n{error}").format(file=file, error=error),
+          file=sys.stderr)
+    return False
 
 
 def _write(file: Path, lang: str, update: bool,
