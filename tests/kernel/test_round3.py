@@ -85,6 +85,7 @@ def test_stopped_or_killed_pool_workers_are_replaced(sig: str) -> None:
     kernel = Kernel(mode="spawn", pool_size=2, batch=True, reuse=False)
     try:
         kernel.wait_ready()
+        kernel.plan(cpu=3)  # (as `tutor check` says what will come: the pool fills)
         pool = kernel.spawner.pool("cpu")
         wait_until(lambda: len(pool.pids()) == 2, 120, "the pool to fill")
         with kernel.open_session() as s:  # (its replacement starts: one idle, one starting)

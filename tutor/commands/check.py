@@ -25,6 +25,7 @@ from tutor.engine import LessonCheck, PromptCheck, check_lesson, kernel_broke, s
 from tutor.i18n import ENGLISH, N_, _, cell, ngettext, set_language
 from tutor.i18n import width as cell_width
 from tutor.kernel import Kernel, KernelError
+from tutor.lesson.model import Lesson
 from tutor.lesson.vary import describe
 from tutor.lesson.warmth import needs_optimizers
 from tutor.safetext import json_dumps
@@ -184,6 +185,16 @@ def _distinct_failures(check: LessonCheck) -> list[tuple[PromptCheck, list[str]]
     return list(groups.values())
 
 
+def _runs(lessons: list[Lesson], repeat: int) -> dict[str, int]:
+    """The lesson runs a check asks of the kernel, at most, by kind (one per variant and
+    repeat): CUDA runs, runs that load `modules:` (`once`) and the rest."""
+    runs = {"cpu": 0, "once": 0, "cuda": 0}
+    for lesson in lessons:
+        kind = "cuda" if lesson.requires.cuda else "once" if lesson.modules else "cpu"
+        runs[kind] += max(1, len((lesson.template or lesson).variants)) * repeat
+    return runs
+
+
 def run(args: argparse.Namespace) -> int:
     if args.json:  # a report for programs: its messages stay English (docs/translating.md)
         set_language(ENGLISH)
@@ -220,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"numpy: {info['numpy_error']}: " + _("lessons that use NumPy are skipped (a "
                                                      "torch older than 2.3 needs numpy<2)"),
               file=progress)
+    kernel.plan(**_runs(catalog.lessons, max(1, args.repeat)))
     if any(lesson.requires.cuda for lesson in catalog.lessons):
         kernel.prepare_cuda()  # CUDA starts in its worker while the other lessons run
     if any(lesson.modules for lesson in catalog.lessons):

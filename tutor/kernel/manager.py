@@ -372,6 +372,22 @@ class KernelManager:
         `reuse`; fork mode forks every CPU run, and CUDA workers serve one run each)."""
         return self.spawner.reuse and self.mode == modes.SPAWN
 
+    def plan(self, *, cpu: int, once: int = 0, cuda: int = 0) -> None:
+        """(A batch, once ready) at most this many runs of each kind are still to come
+        (`once`: opened with `once=True`): spawned workers are not started ahead for runs
+        that will not come, and those still starting beyond them stop (`tutor check` of
+        one lesson in spawn mode imports torch once or twice, not five times).  A run
+        beyond the plan is still served.  Fork mode forks its CPU runs: there only the
+        CUDA runs are planned."""
+        if self.mode == modes.SPAWN:
+            if self.reuses_workers:
+                self.spawner.plan(ONCE, once)
+            else:
+                cpu += once
+            self.spawner.plan(CPU, cpu)
+        if self.info.get("cuda"):
+            self.spawner.plan(CUDA, cuda)
+
     def prepare_once(self) -> None:
         """Where workers are reused: start the workers of runs opened with `once=True`
         now (`tutor check`, when a lesson has `modules:`), so that those runs do not

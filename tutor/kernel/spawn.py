@@ -38,12 +38,14 @@ from tutor.kernel import launch
 from tutor.kernel.channel import Channel, ChannelClosed, ChannelTimeout
 from tutor.kernel.cleanup import remove_tree
 from tutor.kernel.errors import KernelDead, KernelError, describe_exit, kill_tree
-from tutor.kernel.liveness import HANG_AFTER, PING_EVERY, process_state
+from tutor.kernel.liveness import HANG_AFTER, process_state
 from tutor.kernel.replies import BadReply, check_kernel_info, need_int
 from tutor.kernel.run import Session
 from tutor.kernel.words import N_, _
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tutor.kernel.errors import ExitInfo
     from tutor.kernel.provisioner import ProvisionerHost
     from tutor.kernel.wire import KernelInfo, RunLimits
@@ -57,6 +59,7 @@ SIGNALS = os.name == "posix"  # a signal can interrupt or kill one process (and 
 STOPPED = N_("was stopped (by SIGSTOP, or a debugger)")
 REUSE_ENV = "TUTOR_SPAWN_REUSE"  # "0": a batch's workers serve one run each, too
 VERDICT_WAIT = 10.0  # seconds a closing run waits for its worker's idle/retire verdict
+STARTING_POLL = 0.2  # seconds between looks at a starting worker (stopped? still wanted?)
 
 
 def reuse_allowed() -> bool:
@@ -229,6 +232,10 @@ class Worker:
         self.proc.wait()
 
 
+class _Unwanted(Exception):
+    """A worker still importing torch that its pool no longer needs (`Pool.plan`)."""
+
+
 class _Stopped(Exception):
     """A worker was stopped (SIGSTOP) before it said hello."""
 
@@ -255,25 +262,57 @@ class Pool:
         self.failure = ""
         self.fatal = ""
         self.closed = False
+        self.planned: int | None = None  # (a batch) runs still to come, at most; None: no plan
+        self.waiting = 0  # runs waiting for a worker
         self.cond = threading.Condition()
 
-    def fill(self, *, probe: bool = False) -> None:
-        """Start workers until `size` are ready or starting."""
+    def plan(self, runs: int) -> None:
+        """At most `runs` more runs will be asked of this pool (a batch knows its lessons):
+        no worker is started ahead for a run that will not come, and workers still
+        importing torch beyond that number stop (`wanted`).  A run beyond the plan is
+        still served, by a worker started when it asks."""
+        with self.cond:
+            self.planned = max(0, runs)
+
+    def _needed(self) -> int | None:
+        """(cond held) How many workers ready or starting the plan can use: the runs
+        still to come, or the runs waiting where they are more (None: no plan)."""
+        return None if self.planned is None else max(self.planned, self.waiting)
+
+    def fill(self, *, probe: bool = False, most: int | None = None) -> None:
+        """Start workers until `size` (or `most`) are ready or starting, no more than the
+        plan needs."""
         with self.cond:
             if self.closed or self.fatal:
                 return
             missing = self.size + self.spare - len(self.ready) - self.starting - self.lent
+            for cap in (self._needed(), most):
+                if cap is not None:
+                    missing = min(missing, cap - len(self.ready) - self.starting)
             self.starting += max(0, missing)
         for i in range(max(0, missing)):
             threading.Thread(target=self._start_one, args=(probe and i == 0,),
                              name=f"tutor-{self.kind}-worker-start", daemon=True).start()
+
+    def wanted(self) -> bool:
+        """(A worker still starting asks) whether the runs planned still need it; if not,
+        it is no longer counted as starting, and must stop."""
+        with self.cond:
+            needed = self._needed()
+            if needed is None or self.closed or len(self.ready) + self.starting <= needed:
+                return True
+            self.starting -= 1
+            return False
 
     def _start_one(self, probe: bool) -> None:
         worker = None
         hello: KernelInfo = {}
         error: StartFailed | None = None
         try:
-            worker = self.spawner.start_worker(self.kind, probe=probe)
+            worker = self.spawner.start_worker(self.kind, probe=probe,
+                                               wanted=None if probe else self.wanted)
+        except _Unwanted:
+            return  # (`wanted` counted it out)
         except StartFailed as exc:
             error = exc
         except Exception as exc:  # noqa: BLE001 - reported to whoever waits for a worker
@@ -316,6 +355,9 @@ class Pool:
                         worker.limits = limits
                     worker.runs += 1
                     return worker
+            with self.cond:
+                if self.planned is not None:  # (the run is still to come)
+                    self.planned += 1
             self.release(worker, back=False, why=why)
             worker.discard()  # (a lesson stopped or killed it: its replacement is starting)
 
@@ -342,43 +384,52 @@ class Pool:
         self.fill()
 
     def _take(self, timeout: float) -> Worker:
-        deadline = time.monotonic() + timeout
         with self.cond:
-            while True:
-                while self.ready:
-                    worker = self.ready.popleft()
-                    if worker.alive():
-                        break
-                    worker.discard()
-                else:
-                    worker = None
-                if worker is not None:
-                    if self.reuse:
-                        worker.lent = True
-                        self.lent += 1
-                    break
-                if self.closed:
-                    raise KernelDead(_("the kernel was shut down"))
-                if self.fatal:
-                    raise KernelDead(self.fatal)
-                if self.failures > self.spawner.kernel.restart_limit:
-                    raise KernelDead(_("lesson processes keep failing to start: {why}").format(
-                        why=self.failure))
-                if self.starting == 0:
-                    self.cond.release()
-                    try:
-                        self.fill()
-                    finally:
-                        self.cond.acquire()
-                    continue
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise KernelError(_("no lesson process was ready within {n} s").format(
-                        n=f"{timeout:.0f}") + (f" ({self.failure})" if self.failure else ""),
-                                      "not_started")
-                self.cond.wait(remaining)
+            self.waiting += 1  # (a run beyond the plan gets a worker too)
+            try:
+                worker = self._wait_for_one(time.monotonic() + timeout, timeout)
+            finally:
+                self.waiting -= 1
         self.fill()  # its replacement starts now
         return worker
+
+    def _wait_for_one(self, deadline: float, timeout: float) -> Worker:
+        """(cond held) A ready worker, once there is one."""
+        while True:
+            while self.ready:
+                worker = self.ready.popleft()
+                if worker.alive():
+                    break
+                worker.discard()
+            else:
+                worker = None
+            if worker is not None:
+                if self.reuse:
+                    worker.lent = True
+                    self.lent += 1
+                if self.planned is not None:
+                    self.planned -= 1  # (below 0: runs beyond the plan)
+                return worker
+            if self.closed:
+                raise KernelDead(_("the kernel was shut down"))
+            if self.fatal:
+                raise KernelDead(self.fatal)
+            if self.failures > self.spawner.kernel.restart_limit:
+                raise KernelDead(_("lesson processes keep failing to start: {why}").format(
+                    why=self.failure))
+            if self.starting == 0:
+                self.cond.release()
+                try:
+                    self.fill()
+                finally:
+                    self.cond.acquire()
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise KernelError(_("no lesson process was ready within {n} s").format(
+                    n=f"{timeout:.0f}") + (f" ({self.failure})" if self.failure else ""),
+                                  "not_started")
+            self.cond.wait(remaining)
 
     def pids(self) -> list[int]:
         with self.cond:
@@ -427,13 +478,25 @@ class Spawner:
             return pool
 
     def start(self) -> None:
-        """Spawn mode: fill the CPU pool; the first worker also asks about CUDA."""
-        self.pool(CPU).fill(probe=True)
+        """Spawn mode: fill the CPU pool; the first worker also asks about CUDA.  A
+        batch starts that one only: the rest start once it says how many runs will come
+        (`plan`), or at its first run."""
+        self.pool(CPU).fill(probe=True, most=1 if self.batch else None)
 
     def prepare(self, kind: str) -> None:
         self.pool(kind).fill()
 
-    def start_worker(self, kind: str, *, probe: bool = False) -> Worker:
+    def plan(self, kind: str, runs: int) -> None:
+        """(A batch) at most `runs` more runs of `kind` will be asked for (`Pool.plan`)."""
+        pool = self.pool(kind)
+        pool.plan(runs)
+        if kind == CPU:
+            pool.fill()
+
+    def start_worker(self, kind: str, *, probe: bool = False,
+                     wanted: Callable[[], bool] | None = None) -> Worker:
+        """A new worker of `kind`, once it has said hello; `wanted` is asked while it
+        starts: False stops it (_Unwanted)."""
         # no warm-up where no lesson of the kernel makes an optimizer (its caller read
         # them: `Kernel(optimizers=False)`), nor for a batch's one-run workers
         cold = not self.kernel.optimizers or (self.batch and not (self.reuse and kind == CPU))
@@ -454,7 +517,12 @@ class Spawner:
             self.starting.add(proc.pid)
             self.counts["workers"] += 1
         try:
-            hello = self._hello(proc, channel, timeout)
+            hello = self._hello(proc, channel, timeout, wanted)
+        except _Unwanted:
+            channel.close()
+            proc.kill()
+            proc.wait()
+            raise
         except _Stopped:
             channel.close()
             proc.kill()
@@ -491,15 +559,19 @@ class Spawner:
         return Worker(proc, channel, info)
 
     @staticmethod
-    def _hello(proc: subprocess.Popen[bytes], channel: Channel,
-               timeout: float) -> dict[str, Any]:
-        """The worker's first message, looking every PING_EVERY s whether it was stopped
-        (a lesson can stop its sibling workers while they import torch)."""
+    def _hello(proc: subprocess.Popen[bytes], channel: Channel, timeout: float,
+               wanted: Callable[[], bool] | None = None) -> dict[str, Any]:
+        """The worker's first message, looking every STARTING_POLL s whether it was
+        stopped (a lesson can stop its sibling workers while they import torch) and
+        whether it is still `wanted`."""
         deadline = time.monotonic() + timeout
         while True:
             try:
-                return channel.recv(min(PING_EVERY, max(0.0, deadline - time.monotonic())))
+                return channel.recv(min(STARTING_POLL,
+                                        max(0.0, deadline - time.monotonic())))
             except ChannelTimeout:
+                if wanted is not None and not wanted():
+                    raise _Unwanted() from None
                 if process_state(proc.pid) in ("T", "t"):
                     raise _Stopped() from None
                 if time.monotonic() >= deadline:
