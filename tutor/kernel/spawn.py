@@ -299,7 +299,7 @@ class Pool:
         it is no longer counted as starting, and must stop."""
         with self.cond:
             needed = self._needed()
-            if needed is None or self.closed or len(self.ready) + self.starting <= needed:
+            if not self.closed and (needed is None or len(self.ready) + self.starting <= needed):
                 return True
             self.starting -= 1
             return False
@@ -336,6 +336,11 @@ class Pool:
             worker.discard()
         if error is not None:
             self.spawner.started_badly(self, error)
+            with self.cond:  # none left to become ready (a batch starts one at first)
+                again = not (self.ready or self.starting or self.closed or self.fatal) \
+                    and self.failures <= self.spawner.kernel.restart_limit
+            if again:
+                self.fill(probe=probe, most=1)
         elif not self.closed:
             self.spawner.started_well(self, hello)
 
@@ -359,7 +364,8 @@ class Pool:
                 if self.planned is not None:  # (the run is still to come)
                     self.planned += 1
             self.release(worker, back=False, why=why)
-            worker.discard()  # (a lesson stopped or killed it: its replacement is starting)
+            worker.discard()  # (a lesson stopped or killed it)
+            self.fill()  # (its replacement)
 
     def release(self, worker: Worker, *, back: bool, why: str = "") -> None:
         """(reuse) A worker handed out is back (`back`: its run left it unchanged, it
